@@ -1,0 +1,22 @@
+// Every API area's routes. Adding an area: write src/api/<area>.ts exporting a `<area>Routes(r)` and list it here.
+
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Routes } from '../http/route.js';
+import { sessionRoutes } from './session.js';
+import { setupRoutes } from './setup.js';
+import { userRoutes } from './user.js';
+import { permissionsGroupRoutes } from './permissions-group.js';
+import { settingRoutes } from './setting.js';
+import { apiKeyRoutes } from './api-key.js';
+import { utilRoutes } from './util.js';
+
+export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
+  sessionRoutes(r);
+  setupRoutes(r);
+  userRoutes(r);
+  permissionsGroupRoutes(r);
+  settingRoutes(r);
+  apiKeyRoutes(r);
+  utilRoutes(r);
+}

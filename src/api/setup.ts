@@ -1,0 +1,39 @@
+// POST /api/setup: the first admin, once.
+
+import type { Routes } from '../http/route.js';
+import { Respond } from '../http/route.js';
+import { s, parseParams } from '../http/schema.js';
+import { ApiError } from '../http/errors.js';
+import { runSetup, ALREADY_SET_UP } from '../users/setup.js';
+import { hasUserSetup } from '../users/setup-state.js';
+import { sessionCookies, clientInfo } from '../http/session-cookies.js';
+import { PASSWORD_MESSAGE } from '../users/password-policy.js';
+import { isValidLocale } from '../util/locales.js';
+
+const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
+
+const setupBody = {
+  token: s.check<string>('Token does not match the setup token.', (v) => typeof v === 'string' && v.length > 0),
+  user: s.object({
+    email: s.email(),
+    password: s.str(PASSWORD_MESSAGE),
+    first_name: s.maybe(s.nbstr()),
+    last_name: s.maybe(s.nbstr()),
+  }),
+  prefs: s.object({
+    site_name: s.nbstr(),
+    site_locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isValidLocale)),
+    allow_tracking: s.optional(s.any()),
+  }),
+};
+
+export function setupRoutes(r: Routes) {
+  r.post('/api/setup', { auth: 'none' }, async ({ ctx, request }) => {
+    // Checked before the body, so a repeat attempt always gets the "already set up" answer.
+    if (await hasUserSetup(ctx)) throw new ApiError(403, ALREADY_SET_UP);
+    const body = parseParams(setupBody, request.body, false);
+    const client = clientInfo(request, await ctx.settings.getString('source-address-header'));
+    const token = await runSetup(ctx, body, client);
+    return Respond.json({ id: token }, 200, await sessionCookies(ctx, request, token, false));
+  });
+}

@@ -1,0 +1,71 @@
+// Opens the app database (SQLite file, PostgreSQL or MySQL/MariaDB) as one Kysely instance.
+// Differences between the three are absorbed here and in ./portable.ts, so domain code writes one query.
+
+import { Kysely, SqliteDialect, PostgresDialect, MysqlDialect, type KyselyPlugin } from 'kysely';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { createPool } from 'mysql2';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AppDbConfig } from '../config.js';
+import type { DB } from './schema.js';
+import { BooleanToIntegerPlugin } from './boolean-plugin.js';
+
+export type AppDbDialect = 'sqlite' | 'postgres' | 'mysql';
+
+export interface AppDb {
+  db: Kysely<DB>;
+  dialect: AppDbDialect;
+  close(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+export function openAppDb(config: AppDbConfig): AppDb {
+  if (config.type === 'sqlite') {
+    mkdirSync(dirname(config.file), { recursive: true });
+    const database = new Database(config.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+    const plugins: KyselyPlugin[] = [new BooleanToIntegerPlugin()];
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), plugins });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  if (config.type === 'postgres') {
+    const pool = new pg.Pool({
+      host: config.host,
+      port: config.port,
+      database: config.dbname,
+      user: config.user,
+      password: config.password,
+      max: config.poolSize,
+      // App-DB counts and ids fit in a double; parse them as numbers for this pool only.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === PG_INT8 || oid === PG_NUMERIC
+            ? (v: string) => Number(v)
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    pool.on('error', () => {}); // idle-client errors surface on the next query instead of crashing the process
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const pool = createPool({
+    host: config.host,
+    port: config.port,
+    database: config.dbname,
+    user: config.user,
+    password: config.password,
+    connectionLimit: config.poolSize,
+    charset: 'utf8mb4',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    decimalNumbers: true,
+  });
+  const db = new Kysely<DB>({ dialect: new MysqlDialect({ pool }) });
+  return { db, dialect: 'mysql', close: () => db.destroy() };
+}

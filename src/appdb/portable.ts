@@ -1,0 +1,73 @@
+// The few places where SQLite, PostgreSQL and MySQL differ for app-DB code, behind one set of helpers.
+// Conventions: timestamps are stored as ISO-8601 UTC strings (fixed width, so they sort and compare as text);
+// JSON is stored as text; booleans are real booleans in PostgreSQL and 0/1 elsewhere.
+
+import { sql, type Kysely, type Transaction, type ColumnDefinitionBuilder, type CreateTableBuilder } from 'kysely';
+import type { AppDbDialect } from './connect.js';
+import type { DB } from './schema.js';
+
+export type Db = Kysely<DB> | Transaction<DB>;
+
+export const nowIso = (): string => new Date().toISOString();
+
+export function bool(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 'true';
+}
+
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function toJson(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** Inserts one row and returns its generated integer id, on all three dialects. */
+export async function insertReturningId<T extends keyof DB & string>(
+  db: Db,
+  dialect: AppDbDialect,
+  table: T,
+  values: Record<string, unknown>,
+): Promise<number> {
+  // The generic Kysely types can't follow a table name chosen at run time; values are checked by callers.
+  const query = (db as Kysely<any>).insertInto(table).values(values);
+  if (dialect === 'mysql') {
+    const result = await query.executeTakeFirstOrThrow();
+    return Number(result.insertId);
+  }
+  const row = (await query.returning('id').executeTakeFirstOrThrow()) as { id: number | string };
+  return Number(row.id);
+}
+
+// ----- migration helpers ---------------------------------------------------------------------------
+
+export type TableBuilder = CreateTableBuilder<string, string>;
+
+/** An auto-increment integer primary key, spelled the way each dialect wants. */
+export function withId(builder: TableBuilder, dialect: AppDbDialect): TableBuilder {
+  if (dialect === 'postgres') return builder.addColumn('id', 'serial', (c) => c.primaryKey());
+  if (dialect === 'mysql') return builder.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  return builder.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/** Long text (JSON documents, SQL): TEXT everywhere, LONGTEXT on MySQL where TEXT stops at 64 KB. */
+export function longText(dialect: AppDbDialect) {
+  return dialect === 'mysql' ? sql`longtext` : sql`text`;
+}
+
+export const TS = 'varchar(32)' as const;
+
+export function notNullDefault(value: unknown) {
+  return (c: ColumnDefinitionBuilder) => c.notNull().defaultTo(value);
+}
+
+/** After inserting rows with explicit ids on PostgreSQL, move the serial sequence past them. */
+export async function resetSequence(db: Kysely<any>, dialect: AppDbDialect, table: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 1))`.execute(db);
+}

@@ -1,0 +1,113 @@
+// Environment → configuration, using Metabase's MB_* variable names.
+
+import { resolve, dirname } from 'node:path';
+
+export type AppDbConfig =
+  | { type: 'sqlite'; file: string }
+  | {
+      type: 'postgres' | 'mysql';
+      host: string;
+      port: number;
+      dbname: string;
+      user: string;
+      password: string | undefined;
+      poolSize: number;
+    };
+
+export interface Config {
+  host: string;
+  port: number;
+  appDb: AppDbConfig;
+  /** Where local state lives: the SQLite app DB, the sample database, uploads. */
+  dataDir: string;
+  maxSessionAgeMinutes: number;
+  passwordComplexity: 'weak' | 'normal' | 'strong';
+  passwordLength: number | null;
+  disableSessionThrottle: boolean;
+  loadSampleContent: boolean;
+  encryptionSecretKey: string | null;
+  /** The raw environment, for MB_<SETTING> overrides. */
+  env: Record<string, string | undefined>;
+  logLevel: string;
+}
+
+function intEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
+  return n;
+}
+
+function boolEnv(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.toLowerCase() === 'true';
+}
+
+/** Parses `postgres://u:p@h:5432/db`, `postgresql://…`, `mysql://…`, `mariadb://…`, optionally `jdbc:`-prefixed. */
+export function parseConnectionUri(uri: string): Omit<Extract<AppDbConfig, { host: string }>, 'poolSize'> {
+  const cleaned = uri.replace(/^jdbc:/, '');
+  const url = new URL(cleaned);
+  const scheme = url.protocol.replace(/:$/, '');
+  const type = scheme === 'postgres' || scheme === 'postgresql' ? 'postgres' : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : null;
+  if (!type) throw new Error(`Unsupported MB_DB_CONNECTION_URI scheme "${scheme}"`);
+  const user = decodeURIComponent(url.username || url.searchParams.get('user') || (type === 'postgres' ? 'postgres' : 'root'));
+  const passwordRaw = url.password || url.searchParams.get('password');
+  return {
+    type,
+    host: url.hostname || 'localhost',
+    port: url.port ? Number(url.port) : type === 'postgres' ? 5432 : 3306,
+    dbname: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'metabase',
+    user,
+    password: passwordRaw ? decodeURIComponent(passwordRaw) : undefined,
+  };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const dbType = (env.MB_DB_TYPE ?? 'sqlite').toLowerCase();
+  const dbFile = resolve(env.MB_DB_FILE ?? './quarry-data/quarry.db');
+  const poolSize = intEnv(env, 'MB_APPLICATION_DB_MAX_CONNECTION_POOL_SIZE', 15);
+  let appDb: AppDbConfig;
+  if (dbType === 'sqlite' || dbType === 'h2') {
+    appDb = { type: 'sqlite', file: dbFile };
+  } else if (dbType === 'postgres' || dbType === 'postgresql' || dbType === 'mysql' || dbType === 'mariadb') {
+    const type = dbType.startsWith('postgres') ? 'postgres' : 'mysql';
+    if (env.MB_DB_CONNECTION_URI) {
+      const parsed = parseConnectionUri(env.MB_DB_CONNECTION_URI);
+      appDb = {
+        ...parsed,
+        user: env.MB_DB_USER ?? parsed.user,
+        password: env.MB_DB_PASS ?? parsed.password,
+        poolSize,
+      };
+    } else {
+      appDb = {
+        type,
+        host: env.MB_DB_HOST ?? 'localhost',
+        port: intEnv(env, 'MB_DB_PORT', type === 'postgres' ? 5432 : 3306),
+        dbname: env.MB_DB_DBNAME ?? 'metabase',
+        user: env.MB_DB_USER ?? (type === 'postgres' ? 'postgres' : 'root'),
+        password: env.MB_DB_PASS,
+        poolSize,
+      };
+    }
+  } else {
+    throw new Error(`Unsupported MB_DB_TYPE "${dbType}": use sqlite, postgres or mysql`);
+  }
+  const complexity = (env.MB_PASSWORD_COMPLEXITY ?? 'normal').toLowerCase();
+  return {
+    host: env.MB_JETTY_HOST ?? 'localhost',
+    port: intEnv(env, 'MB_JETTY_PORT', 3000),
+    appDb,
+    dataDir: dirname(dbFile),
+    maxSessionAgeMinutes: intEnv(env, 'MB_MAX_SESSION_AGE', 20160),
+    passwordComplexity: complexity === 'weak' || complexity === 'strong' ? complexity : 'normal',
+    passwordLength: env.MB_PASSWORD_LENGTH ? intEnv(env, 'MB_PASSWORD_LENGTH', 6) : null,
+    disableSessionThrottle: boolEnv(env, 'MB_DISABLE_SESSION_THROTTLE', false),
+    loadSampleContent: boolEnv(env, 'MB_LOAD_SAMPLE_CONTENT', true),
+    encryptionSecretKey: env.MB_ENCRYPTION_SECRET_KEY || null,
+    env,
+    logLevel: env.QUARRY_LOG_LEVEL ?? env.MB_LOG_LEVEL ?? 'warn',
+  };
+}

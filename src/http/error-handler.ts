@@ -1,0 +1,45 @@
+// Turns anything thrown while handling a request into Metabase's response shapes (reference §2):
+// plain-text bodies for simple messages, JSON for structured errors, never a stack trace.
+
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, MESSAGES } from './errors.js';
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  reply.code(error.status);
+  if (typeof error.body === 'string') return reply.type('text/plain; charset=utf-8').send(error.body);
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(error.body));
+}
+
+/** Errors raised by Fastify itself (body parsing, limits) become the nearest Metabase answer. */
+function fromFastifyError(error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, MESSAGES.malformedJson);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'Request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'Unsupported content type.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, MESSAGES.invalidRequest);
+    default:
+      break;
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, error.message || MESSAGES.invalidRequest);
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) return sendError(reply, error);
+    const mapped = fromFastifyError(error as FastifyError);
+    if (mapped) return sendError(reply, mapped);
+    request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
+    return sendError(reply, new ApiError(500, { message: 'Internal server error.' }));
+  });
+
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new ApiError(404, MESSAGES.noEndpoint)));
+}

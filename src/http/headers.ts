@@ -1,0 +1,24 @@
+// The no-cache and security headers Metabase puts on every API response.
+
+import type { FastifyInstance } from 'fastify';
+
+const STATIC_HEADERS: Record<string, string> = {
+  'Cache-Control': 'max-age=0, no-cache, must-revalidate, proxy-revalidate',
+  Expires: 'Tue, 03 Jul 2001 06:00:00 GMT',
+  'X-Content-Type-Options': 'nosniff',
+  'X-XSS-Protection': '1; mode=block',
+  'X-Permitted-Cross-Domain-Policies': 'none',
+  'Strict-Transport-Security': 'max-age=31536000',
+};
+
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    reply.headers(STATIC_HEADERS);
+    reply.header('Last-Modified', new Date().toUTCString());
+    // Embed and public endpoints are meant to be framed by other sites; everything else is not.
+    if (!request.url.startsWith('/api/embed/') && !request.url.startsWith('/api/public/')) {
+      reply.header('X-Frame-Options', 'DENY');
+    }
+  });
+}

@@ -1,0 +1,143 @@
+// Declaring an API route: its auth level, the schemas of its path params, query string and body, and a handler
+// that returns a value. Validation, authentication and the response conventions live here, once:
+//   - a returned value is sent as JSON with 200; `undefined`/`null` as an empty 204;
+//   - a `Respond` lets a handler pick the status, headers and cookies;
+//   - `HANDLED` means the handler wrote the reply itself (streamed results).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Caller } from './caller.js';
+import { forbidden, unauthenticated } from './errors.js';
+import { parseParams, type Infer, type Schema } from './schema.js';
+import { resolveCaller } from './auth.js';
+
+export type Auth = 'none' | 'user' | 'admin';
+type Shape = Record<string, Schema<unknown>>;
+type Values<S extends Shape | undefined> = S extends Shape ? { [K in keyof S]: Infer<S[K]> } & Record<string, unknown> : Record<string, unknown>;
+
+export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined> {
+  auth?: Auth;
+  params?: P;
+  query?: Q;
+  body?: B;
+}
+
+export interface CookieSpec {
+  name: string;
+  value: string;
+  options: Record<string, unknown>;
+}
+
+export class Respond {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+    readonly cookies: CookieSpec[] = [],
+    readonly raw = false,
+  ) {}
+
+  static json(body: unknown, status = 200, cookies: CookieSpec[] = []): Respond {
+    return new Respond(status, body, {}, cookies);
+  }
+
+  static noContent(cookies: CookieSpec[] = []): Respond {
+    return new Respond(204, undefined, {}, cookies);
+  }
+}
+
+export const HANDLED = Symbol('handled');
+
+export interface RouteInput<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined> {
+  ctx: AppContext;
+  /** The caller; always set on routes whose auth is 'user' or 'admin'. */
+  caller: Caller;
+  /** The caller on routes open to anonymous requests. */
+  maybeCaller: Caller | null;
+  params: Values<P>;
+  query: Values<Q>;
+  body: Values<B>;
+  /** Which body keys were present (distinguishes "absent" from "null" for partial updates). */
+  bodyKeys: Set<string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type Handler<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined> = (
+  input: RouteInput<P, Q, B>,
+) => Promise<unknown> | unknown;
+
+/** `/api/user/:id` → `/api/user/:id(^\d+$)` when the id param is numeric, so `/api/user/abc` is a 404. */
+function routePath(path: string, params: Shape | undefined): string {
+  if (!params) return path;
+  return path.replace(/:([A-Za-z0-9_-]+)/g, (whole, name: string) => {
+    const pattern = params[name]?.routePattern;
+    return pattern ? `:${name}(${pattern})` : whole;
+  });
+}
+
+export function sendValue(reply: FastifyReply, value: unknown): FastifyReply | void {
+  if (value === HANDLED) return;
+  if (value instanceof Respond) {
+    for (const [k, v] of Object.entries(value.headers)) reply.header(k, v);
+    for (const c of value.cookies) reply.setCookie(c.name, c.value, c.options);
+    reply.code(value.status);
+    if (value.status === 204 || value.body === undefined) return reply.send();
+    if (value.raw) return reply.send(value.body);
+    if (typeof value.body === 'string' && reply.getHeader('content-type')?.toString().startsWith('text/')) {
+      return reply.send(value.body);
+    }
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(value.body));
+  }
+  if (value === undefined || value === null) return reply.code(204).send();
+  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
+
+export function routes(app: FastifyInstance, ctx: AppContext) {
+  function register<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    spec: RouteSpec<P, Q, B>,
+    handler: Handler<P, Q, B>,
+  ) {
+    const auth = spec.auth ?? 'user';
+    app.route({
+      method,
+      url: routePath(path, spec.params),
+      handler: async (request, reply) => {
+        const maybeCaller = await resolveCaller(ctx, request);
+        if (auth !== 'none' && !maybeCaller) throw unauthenticated();
+        if (auth === 'admin' && !maybeCaller!.isSuperuser) throw forbidden();
+        const params = spec.params ? parseParams(spec.params, request.params, true) : (request.params as Record<string, unknown>);
+        const query = spec.query ? parseParams(spec.query, request.query, true) : (request.query as Record<string, unknown>);
+        const rawBody = request.body;
+        const bodyObject = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
+        const body = spec.body ? parseParams(spec.body, bodyObject, false) : (rawBody as Record<string, unknown>);
+        const value = await handler({
+          ctx,
+          caller: maybeCaller as Caller,
+          maybeCaller,
+          params: params as Values<P>,
+          query: query as Values<Q>,
+          body: body as Values<B>,
+          bodyKeys: new Set(Object.keys(bodyObject)),
+          request,
+          reply,
+        });
+        return sendValue(reply, value);
+      },
+    });
+  }
+  return {
+    get: <P extends Shape | undefined, Q extends Shape | undefined>(path: string, spec: RouteSpec<P, Q, undefined>, handler: Handler<P, Q, undefined>) =>
+      register('GET', path, spec, handler),
+    post: <P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(path: string, spec: RouteSpec<P, Q, B>, handler: Handler<P, Q, B>) =>
+      register('POST', path, spec, handler),
+    put: <P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(path: string, spec: RouteSpec<P, Q, B>, handler: Handler<P, Q, B>) =>
+      register('PUT', path, spec, handler),
+    delete: <P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(path: string, spec: RouteSpec<P, Q, B>, handler: Handler<P, Q, B>) =>
+      register('DELETE', path, spec, handler),
+  };
+}
+
+export type Routes = ReturnType<typeof routes>;

@@ -1,0 +1,265 @@
+// A small schema language for request validation whose failures read exactly like Metabase's (Malli) errors:
+//   {"errors": {"param": "<description of the schema>"}, "specific-errors": {"param": ["<reason>, received: <value>"]}}
+// Each schema knows its human description (for `errors`) and checks a value (reasons go to `specific-errors`).
+// Query-string and path values arrive as strings; `coerce` turns them into numbers/booleans first.
+
+import { validationError } from './errors.js';
+
+export interface Issue {
+  path: string[];
+  message: string;
+  received: unknown;
+  description: string;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+export interface Schema<T> {
+  readonly description: string;
+  readonly isOptional: boolean;
+  /** For path params: a regex the URL segment must match, else the route doesn't match at all (404). */
+  readonly routePattern?: string;
+  parse(value: unknown, coerce: boolean): ParseResult<T>;
+}
+
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
+const fail = (message: string, received: unknown, description: string): ParseResult<never> => ({
+  ok: false,
+  issues: [{ path: [], message, received, description }],
+});
+
+/** A leaf schema: a check that returns the (possibly coerced) value or a failure reason. */
+function leaf<T>(
+  description: string,
+  check: (value: unknown, coerce: boolean) => { value: T } | { reason: string },
+): Schema<T> {
+  return {
+    description,
+    isOptional: false,
+    parse(value, coerce) {
+      if (value === undefined) return fail('missing required key', undefined, description);
+      const result = check(value, coerce);
+      return 'value' in result ? ok(result.value) : fail(result.reason, value, description);
+    },
+  };
+}
+
+function toNumber(value: unknown, coerce: boolean): unknown {
+  if (coerce && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  return value;
+}
+
+function routed<T>(routePattern: string, schema: Schema<T>): Schema<T> {
+  return { ...schema, routePattern, parse: schema.parse };
+}
+
+const POS_INT = 'value must be an integer greater than zero.';
+const INT = 'value must be an integer.';
+const NON_BLANK = 'value must be a non-blank string.';
+const MAP = 'Value must be a map.';
+const BOOLSTR = "value must be a valid boolean string ('true' or 'false').";
+const JSONSTR = 'value must be a valid JSON string.';
+const EMAIL = 'value must be a valid email address.';
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const s = {
+  posInt: (message = POS_INT) =>
+    routed('^\\d+$', leaf<number>(message, (v, c) => {
+      const n = toNumber(v, c);
+      return typeof n === 'number' && Number.isInteger(n) && n > 0 ? { value: n } : { reason: message };
+    })),
+  /** A non-negative integer; Metabase reuses the positive-int message for these (a known quirk). */
+  natInt: (message = POS_INT) =>
+    routed('^\\d+$', leaf<number>(message, (v, c) => {
+      const n = toNumber(v, c);
+      return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? { value: n } : { reason: message };
+    })),
+  int: (message = INT) =>
+    routed('^-?\\d+$', leaf<number>(message, (v, c) => {
+      const n = toNumber(v, c);
+      return typeof n === 'number' && Number.isInteger(n) ? { value: n } : { reason: message };
+    })),
+  number: (message = 'value must be a number.') =>
+    leaf<number>(message, (v, c) => {
+      const n = toNumber(v, c);
+      return typeof n === 'number' && Number.isFinite(n) ? { value: n } : { reason: message };
+    }),
+  nbstr: (message = NON_BLANK) =>
+    leaf<string>(message, (v) =>
+      typeof v === 'string' && v.trim().length > 0 ? { value: v } : { reason: message },
+    ),
+  str: (message = 'string') =>
+    leaf<string>(message, (v) => (typeof v === 'string' ? { value: v } : { reason: 'should be a string' })),
+  bool: (message = 'boolean') =>
+    leaf<boolean>(message, (v, c) => {
+      if (typeof v === 'boolean') return { value: v };
+      if (c && (v === 'true' || v === 'false')) return { value: v === 'true' };
+      return { reason: 'should be a boolean' };
+    }),
+  /** 'true'/'false' strings (also real booleans in JSON bodies). */
+  boolstr: (message = BOOLSTR) =>
+    leaf<boolean>(message, (v) => {
+      if (typeof v === 'boolean') return { value: v };
+      if (typeof v === 'string' && /^(true|false)$/i.test(v)) return { value: v.toLowerCase() === 'true' };
+      return { reason: message };
+    }),
+  map: (message = MAP) =>
+    leaf<Record<string, unknown>>(message, (v) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? { value: v as Record<string, unknown> }
+        : { reason: message },
+    ),
+  any: () => leaf<unknown>('any', (v) => ({ value: v })),
+  email: (message = EMAIL) =>
+    leaf<string>(message, (v) => (typeof v === 'string' && EMAIL_RE.test(v) ? { value: v } : { reason: message })),
+  jsonstr: (message = JSONSTR) =>
+    leaf<unknown>(message, (v) => {
+      if (typeof v !== 'string') return { reason: message };
+      try {
+        return { value: JSON.parse(v) };
+      } catch {
+        return { reason: message };
+      }
+    }),
+  enum: <T extends string>(values: readonly T[], message?: string) => {
+    const description = message ?? `enum of ${values.join(', ')}`;
+    return leaf<T>(description, (v) =>
+      typeof v === 'string' && (values as readonly string[]).includes(v)
+        ? { value: v as T }
+        : { reason: message ?? `should be either ${values.join(', ')}` },
+    );
+  },
+  /** A value passing an arbitrary predicate, reported with one message. */
+  check: <T>(message: string, test: (v: unknown) => boolean) =>
+    leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message })),
+  array: <T>(item: Schema<T>, message?: string): Schema<T[]> => {
+    const description = message ?? `sequence of ${item.description}`;
+    return {
+      description,
+      isOptional: false,
+      parse(value, coerce) {
+        if (value === undefined) return fail('missing required key', undefined, description);
+        // Repeated query params arrive as arrays; a single one arrives as a scalar.
+        const list = Array.isArray(value) ? value : coerce ? [value] : null;
+        if (!list) return fail(message ?? 'invalid type', value, description);
+        const out: T[] = [];
+        const issues: Issue[] = [];
+        for (const element of list) {
+          const r = item.parse(element, coerce);
+          if (r.ok) out.push(r.value);
+          else issues.push(...r.issues); // Metabase drops array indexes from error paths
+        }
+        return issues.length ? { ok: false, issues } : ok(out);
+      },
+    };
+  },
+  object: <Shape extends Record<string, Schema<unknown>>>(shape: Shape, message?: string) => objectSchema(shape, message),
+  optional: <T>(inner: Schema<T>): Schema<T | undefined> => ({
+    description: inner.description,
+    isOptional: true,
+    parse(value, coerce) {
+      return value === undefined ? ok(undefined) : inner.parse(value, coerce);
+    },
+  }),
+  /** Optional and nullable (Metabase's `[:maybe …]` params): absent or null pass as null. */
+  maybe: <T>(inner: Schema<T>): Schema<T | null> => ({
+    description: `nullable ${inner.description}`,
+    isOptional: true,
+    parse(value, coerce) {
+      if (value === undefined || value === null) return ok(null);
+      const r = inner.parse(value, coerce);
+      if (r.ok) return r;
+      return { ok: false, issues: r.issues.map((i) => ({ ...i, description: `nullable ${i.description}` })) };
+    },
+  }),
+  /** Optional with a default when absent or null. */
+  withDefault: <T>(inner: Schema<T>, fallback: T): Schema<T> => ({
+    description: inner.description,
+    isOptional: true,
+    parse(value, coerce) {
+      return value === undefined || value === null ? ok(fallback) : inner.parse(value, coerce);
+    },
+  }),
+};
+
+type ObjectValue<Shape extends Record<string, Schema<unknown>>> = { [K in keyof Shape]: Infer<Shape[K]> };
+
+function objectSchema<Shape extends Record<string, Schema<unknown>>>(
+  shape: Shape,
+  message?: string,
+): Schema<ObjectValue<Shape> & Record<string, unknown>> {
+  const keys = Object.keys(shape);
+  const description =
+    message ??
+    `map where {${keys.map((k) => `:${k}${shape[k].isOptional ? ' (optional)' : ''} -> <${shape[k].description}>`).join(', ')}}`;
+  return {
+    description,
+    isOptional: false,
+    parse(value, coerce) {
+      if (value === undefined) return fail('missing required key', undefined, description);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(MAP, value, description);
+      const input = value as Record<string, unknown>;
+      const out: Record<string, unknown> = { ...input };
+      const issues: Issue[] = [];
+      for (const key of keys) {
+        const r = shape[key].parse(input[key], coerce);
+        if (r.ok) out[key] = r.value;
+        else issues.push(...r.issues.map((i) => ({ ...i, path: [key, ...i.path] })));
+      }
+      return issues.length ? { ok: false, issues } : ok(out as ObjectValue<Shape> & Record<string, unknown>);
+    },
+  };
+}
+
+/** Renders a value the way Clojure prints it, for the `received:` part of specific errors. */
+export function clojureLiteral(value: unknown): string {
+  if (value === undefined || value === null) return 'nil';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(clojureLiteral).join(' ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `:${k} ${clojureLiteral(v)}`);
+    return `{${entries.join(', ')}}`;
+  }
+  return String(value);
+}
+
+function setNested(target: Record<string, unknown>, path: string[], leafValue: (existing: unknown) => unknown) {
+  let node = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i];
+    if (typeof node[key] !== 'object' || node[key] === null || Array.isArray(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  node[last] = leafValue(node[last]);
+}
+
+/** Builds Metabase's 400 body from issues and throws it. */
+export function throwIssues(issues: Issue[]): never {
+  const errors: Record<string, unknown> = {};
+  const specific: Record<string, unknown> = {};
+  for (const issue of issues) {
+    const path = issue.path.length ? issue.path : ['_error'];
+    setNested(errors, path, () => issue.description);
+    setNested(specific, path, (existing) => [
+      ...(Array.isArray(existing) ? existing : []),
+      `${issue.message}, received: ${clojureLiteral(issue.received)}`,
+    ]);
+  }
+  throw validationError(errors, specific);
+}
+
+/** Validates a record of named params (query string, path or body keys) against a shape. */
+export function parseParams<Shape extends Record<string, Schema<unknown>>>(
+  shape: Shape,
+  input: unknown,
+  coerce: boolean,
+): ObjectValue<Shape> & Record<string, unknown> {
+  const source = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
+  const r = objectSchema(shape).parse(source, coerce);
+  if (!r.ok) throwIssues(r.issues);
+  return r.value;
+}

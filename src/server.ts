@@ -1,0 +1,68 @@
+// Builds the server: opens and migrates the app DB, creates the shared context, installs the cross-cutting HTTP
+// pieces (body parsing, cookies, headers, errors) and registers every API area's routes.
+
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openAppDb } from './appdb/connect.js';
+import { migrateToLatest } from './appdb/migrate.js';
+import { SettingsStore } from './settings/store.js';
+import './settings/definitions.js';
+import { logMailer } from './notify/mailer.js';
+import { installBodyParsers } from './http/body-parsers.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { installSecurityHeaders } from './http/headers.js';
+import { routes } from './http/route.js';
+import { registerApi } from './api/index.js';
+import { startBackgroundTasks } from './tasks/index.js';
+
+export interface Server {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config): Promise<Server> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 100 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+  });
+  const appDb = openAppDb(config.appDb);
+  try {
+    await migrateToLatest(appDb);
+  } catch (error) {
+    await appDb.close();
+    throw error;
+  }
+
+  const ctx = {
+    config,
+    appDb,
+    db: appDb.db,
+    dialect: appDb.dialect,
+    log: app.log,
+    onClose: [],
+  } as unknown as AppContext;
+  ctx.settings = new SettingsStore(ctx);
+  ctx.mailer = logMailer(ctx);
+  await ctx.settings.refresh();
+
+  await app.register(cookie);
+  installBodyParsers(app);
+  installSecurityHeaders(app);
+  installErrorHandling(app);
+  await registerApi(routes(app, ctx), app, ctx);
+  startBackgroundTasks(ctx);
+
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      for (const fn of ctx.onClose.reverse()) await fn();
+      await appDb.close();
+    },
+  };
+}

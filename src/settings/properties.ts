@@ -1,0 +1,21 @@
+// GET /api/session/properties: every setting the caller may read, as one flat object keyed by setting name.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { allSettings, visibleTo, type Visibility } from './definition.js';
+
+export function callerVisibility(caller: Caller | null): Visibility {
+  if (!caller) return 'public';
+  return caller.isSuperuser ? 'admin' : 'authenticated';
+}
+
+export async function sessionProperties(ctx: AppContext, caller: Caller | null): Promise<Record<string, unknown>> {
+  const level = callerVisibility(caller);
+  const definitions = allSettings().filter((d) => d.visibility !== 'internal' && visibleTo(d.visibility, level));
+  const values = await Promise.all(definitions.map((d) => ctx.settings.valueOf(d, caller)));
+  const out: Record<string, unknown> = {};
+  definitions.forEach((d, i) => {
+    out[d.key] = values[i] ?? null;
+  });
+  return out;
+}

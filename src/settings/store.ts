@@ -1,0 +1,242 @@
+// Reads and writes settings. Precedence: derived getter > user-local value > MB_* env var > stored value > default.
+// Stored values are cached in memory and re-read after a short interval, so a change made on one instance of a
+// cluster reaches the others within a second.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { ApiError, forbidden, messageError } from '../http/errors.js';
+import { findSetting, envName, type SettingDefinition, type SettingType } from './definition.js';
+import { parseJson } from '../appdb/portable.js';
+
+const REFRESH_MS = 1000;
+
+interface WritePlan {
+  scope: 'site' | 'user' | 'none';
+  definition: SettingDefinition;
+  normalized: unknown;
+  raw: string | null;
+}
+
+export function parseStored(type: SettingType, raw: string): unknown {
+  switch (type) {
+    case 'boolean':
+      return raw.toLowerCase() === 'true';
+    case 'integer': {
+      const n = Number.parseInt(raw, 10);
+      return Number.isFinite(n) ? n : null;
+    }
+    case 'double': {
+      const n = Number.parseFloat(raw);
+      return Number.isFinite(n) ? n : null;
+    }
+    case 'json':
+      return parseJson(raw, null);
+    case 'csv':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function serialize(type: SettingType, value: unknown): string {
+  if (type === 'json') return JSON.stringify(value);
+  if (type === 'csv' && Array.isArray(value)) return value.join(',');
+  return String(value);
+}
+
+function invalid(key: string, message: string): ApiError {
+  return messageError(400, message, { errors: { value: message }, key });
+}
+
+/** Coerces an API-supplied value to the setting's type, or throws a 400. */
+function coerce(definition: SettingDefinition, value: unknown): unknown {
+  const { key, type } = definition;
+  switch (type) {
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+      throw invalid(key, `Invalid value for ${key}: must be a boolean.`);
+    case 'integer': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n === 'number' && Number.isInteger(n)) return n;
+      throw invalid(key, `Invalid value for ${key}: must be an integer.`);
+    }
+    case 'double': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n === 'number' && Number.isFinite(n)) return n;
+      throw invalid(key, `Invalid value for ${key}: must be a number.`);
+    }
+    case 'json':
+      if (typeof value === 'string') {
+        try {
+          return JSON.parse(value);
+        } catch {
+          throw invalid(key, `Invalid value for ${key}: must be valid JSON.`);
+        }
+      }
+      return value;
+    case 'csv':
+      if (Array.isArray(value)) return value.map(String);
+      if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+      throw invalid(key, `Invalid value for ${key}: must be a list.`);
+    default:
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      throw invalid(key, `Invalid value for ${key}: must be a string.`);
+  }
+}
+
+export class SettingsStore {
+  private values = new Map<string, string>();
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async refresh(): Promise<void> {
+    const rows = await this.ctx.db.selectFrom('setting').select(['key', 'value']).execute();
+    const next = new Map<string, string>();
+    for (const row of rows) if (row.value !== null) next.set(row.key, row.value);
+    this.values = next;
+    this.loadedAt = Date.now();
+  }
+
+  private async fresh(): Promise<void> {
+    if (Date.now() - this.loadedAt < REFRESH_MS) return;
+    this.loading ??= this.refresh().finally(() => {
+      this.loading = null;
+    });
+    await this.loading;
+  }
+
+  envValue(definition: SettingDefinition): unknown | undefined {
+    const raw = this.ctx.config.env[envName(definition.key)];
+    return raw === undefined || raw === '' ? undefined : parseStored(definition.type, raw);
+  }
+
+  isEnvSetting(definition: SettingDefinition): boolean {
+    return this.envValue(definition) !== undefined;
+  }
+
+  async defaultValue(definition: SettingDefinition): Promise<unknown> {
+    const d = definition.default;
+    return typeof d === 'function' ? await (d as (ctx: AppContext) => unknown)(this.ctx) : (d ?? null);
+  }
+
+  /** The value stored in the app DB (not env, not default), or undefined. */
+  async storedValue(definition: SettingDefinition): Promise<unknown | undefined> {
+    await this.fresh();
+    const raw = this.values.get(definition.key);
+    return raw === undefined ? undefined : parseStored(definition.type, raw);
+  }
+
+  async get(key: string, caller: Caller | null = null): Promise<unknown> {
+    const definition = findSetting(key);
+    if (!definition) return null;
+    return this.valueOf(definition, caller);
+  }
+
+  async valueOf(definition: SettingDefinition, caller: Caller | null = null): Promise<unknown> {
+    if (definition.getter) return definition.getter(this.ctx, caller);
+    if (definition.userLocal && caller) {
+      const own = caller.user.settings[definition.key];
+      if (own !== undefined) return own;
+      if (definition.userLocal === 'only') return this.defaultValue(definition);
+    }
+    const fromEnv = this.envValue(definition);
+    if (fromEnv !== undefined) return fromEnv;
+    const stored = await this.storedValue(definition);
+    if (stored !== undefined && stored !== null) return stored;
+    return this.defaultValue(definition);
+  }
+
+  async getString(key: string): Promise<string | null> {
+    const v = await this.get(key);
+    return v === null || v === undefined ? null : String(v);
+  }
+
+  async getBoolean(key: string): Promise<boolean> {
+    return (await this.get(key)) === true;
+  }
+
+  async getNumber(key: string): Promise<number | null> {
+    const v = await this.get(key);
+    return typeof v === 'number' ? v : null;
+  }
+
+  /**
+   * Writes a setting on behalf of a caller (null caller = the system). A null value deletes it.
+   * Non-admins may only write user-local settings, which are stored on their own user row.
+   */
+  async set(key: string, value: unknown, caller: Caller | null): Promise<void> {
+    await this.setMany({ [key]: value }, caller);
+  }
+
+  /** Writes several settings at once: every value is checked before any is written, then all in one transaction. */
+  async setMany(updates: Record<string, unknown>, caller: Caller | null): Promise<void> {
+    const plans = Object.entries(updates).map(([key, value]) => this.plan(key, value, caller));
+    const siteWrites = plans.filter((p) => p.scope === 'site');
+    const userWrites = plans.filter((p) => p.scope === 'user');
+    await this.ctx.db.transaction().execute(async (trx) => {
+      for (const plan of siteWrites) {
+        await trx.deleteFrom('setting').where('key', '=', plan.definition.key).execute();
+        if (plan.raw !== null) await trx.insertInto('setting').values({ key: plan.definition.key, value: plan.raw }).execute();
+      }
+      if (userWrites.length && caller) {
+        const row = await trx.selectFrom('core_user').select('settings').where('id', '=', caller.user.id).executeTakeFirst();
+        const settings = parseJson<Record<string, unknown>>(row?.settings, {});
+        for (const plan of userWrites) {
+          if (plan.normalized === null) delete settings[plan.definition.key];
+          else settings[plan.definition.key] = plan.normalized;
+        }
+        await trx.updateTable('core_user').set({ settings: JSON.stringify(settings) }).where('id', '=', caller.user.id).execute();
+        caller.user.settings = settings;
+      }
+    });
+    for (const plan of siteWrites) {
+      if (plan.raw === null) this.values.delete(plan.definition.key);
+      else this.values.set(plan.definition.key, plan.raw);
+    }
+    for (const plan of siteWrites) {
+      if (plan.definition.onChange) await plan.definition.onChange(this.ctx, plan.normalized);
+    }
+  }
+
+  private plan(key: string, value: unknown, caller: Caller | null): WritePlan {
+    const definition = findSetting(key);
+    const isAdmin = caller === null || caller.isSuperuser;
+    if (!definition || (definition.visibility === 'internal' && caller !== null)) {
+      if (!isAdmin) throw forbidden();
+      throw messageError(400, `Unknown setting: ${key}`, { errors: { key: `Unknown setting: ${key}` } });
+    }
+    if (definition.userLocal) {
+      if (!caller) throw messageError(400, `${key} is a user-local setting.`);
+      const normalized = value === null || value === undefined ? null : coerce(definition, value);
+      return { scope: 'user', definition, normalized, raw: null };
+    }
+    if (!isAdmin) throw forbidden();
+    if (definition.getter || definition.readOnly) {
+      throw messageError(400, `You cannot set ${key}; it is a read-only setting.`);
+    }
+    if (this.isEnvSetting(definition)) {
+      throw messageError(400, `You cannot set ${key}; its value is set by the environment variable ${envName(key)}.`);
+    }
+    let normalized: unknown = value === null || value === undefined ? null : coerce(definition, value);
+    // Writing back an obfuscated sensitive value ("**********ab") means "unchanged".
+    if (definition.sensitive && typeof normalized === 'string' && /^\*{10}.{0,2}$/.test(normalized)) {
+      return { scope: 'none', definition, normalized, raw: null };
+    }
+    if (normalized !== null && definition.validate) normalized = definition.validate(normalized, this.ctx);
+    return { scope: 'site', definition, normalized, raw: normalized === null ? null : serialize(definition.type, normalized) };
+  }
+
+  /** Stores a raw value without API checks (for the server's own bookkeeping). */
+  async writeStored(key: string, raw: string | null): Promise<void> {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('setting').where('key', '=', key).execute();
+      if (raw !== null) await trx.insertInto('setting').values({ key, value: raw }).execute();
+    });
+    if (raw === null) this.values.delete(key);
+    else this.values.set(key, raw);
+  }
+}

@@ -1,0 +1,162 @@
+// Group memberships, kept in step with `is_superuser`: a superuser is exactly a member of Administrators,
+// every user is a member of All Users, and the last active admin can never be removed.
+
+import type { AppContext } from '../context.js';
+import { badRequest } from '../http/errors.js';
+import { bool, insertReturningId, type Db } from '../appdb/portable.js';
+
+export const ALL_USERS_GROUP_ID = 1;
+export const ADMIN_GROUP_ID = 2;
+
+export interface Membership {
+  membership_id: number;
+  group_id: number;
+  user_id: number;
+  is_group_manager: boolean;
+}
+
+export async function membershipsOf(db: Db, userIds: number[]): Promise<Map<number, Membership[]>> {
+  const out = new Map<number, Membership[]>();
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('permissions_group_membership')
+    .select(['id', 'user_id', 'group_id', 'is_group_manager'])
+    .where('user_id', 'in', userIds)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.user_id) ?? [];
+    list.push({ membership_id: row.id, group_id: row.group_id, user_id: row.user_id, is_group_manager: bool(row.is_group_manager) });
+    out.set(row.user_id, list);
+  }
+  return out;
+}
+
+export async function allMemberships(db: Db): Promise<Membership[]> {
+  const rows = await db
+    .selectFrom('permissions_group_membership')
+    .innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
+    .select([
+      'permissions_group_membership.id',
+      'permissions_group_membership.user_id',
+      'permissions_group_membership.group_id',
+      'permissions_group_membership.is_group_manager',
+    ])
+    .where('core_user.type', '=', 'personal')
+    .orderBy('permissions_group_membership.id')
+    .execute();
+  return rows.map((r) => ({ membership_id: r.id, group_id: r.group_id, user_id: r.user_id, is_group_manager: bool(r.is_group_manager) }));
+}
+
+/** Groups the user manages (their memberships with is_group_manager). */
+export async function managedGroupIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('permissions_group_membership')
+    .select('group_id')
+    .where('user_id', '=', userId)
+    .where('is_group_manager', '=', true)
+    .execute();
+  return rows.map((r) => r.group_id);
+}
+
+async function activeAdminCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('permissions_group_membership')
+    .innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('permissions_group_membership.group_id', '=', ADMIN_GROUP_ID)
+    .where('core_user.is_active', '=', true)
+    .where('core_user.type', '=', 'personal')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export const LAST_ADMIN_MESSAGE = "You cannot remove the last member of the 'Admin' group!";
+
+/** Throws unless removing `userId` from the admins would leave at least one active admin. */
+export async function assertNotLastAdmin(db: Db, userId: number): Promise<void> {
+  const isAdmin = await db
+    .selectFrom('permissions_group_membership')
+    .innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
+    .select('permissions_group_membership.id')
+    .where('permissions_group_membership.user_id', '=', userId)
+    .where('permissions_group_membership.group_id', '=', ADMIN_GROUP_ID)
+    .where('core_user.type', '=', 'personal')
+    .where('core_user.is_active', '=', true)
+    .executeTakeFirst();
+  if (isAdmin && (await activeAdminCount(db)) <= 1) throw badRequest(LAST_ADMIN_MESSAGE);
+}
+
+export async function addMembership(
+  ctx: AppContext,
+  db: Db,
+  userId: number,
+  groupId: number,
+  isGroupManager = false,
+): Promise<number> {
+  const existing = await db
+    .selectFrom('permissions_group_membership')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  if (existing) {
+    await db.updateTable('permissions_group_membership').set({ is_group_manager: isGroupManager }).where('id', '=', existing.id).execute();
+    return existing.id;
+  }
+  const id = await insertReturningId(db, ctx.dialect, 'permissions_group_membership', {
+    user_id: userId,
+    group_id: groupId,
+    is_group_manager: groupId === ADMIN_GROUP_ID ? false : isGroupManager,
+  });
+  if (groupId === ADMIN_GROUP_ID) await db.updateTable('core_user').set({ is_superuser: true }).where('id', '=', userId).execute();
+  return id;
+}
+
+export async function removeMembership(db: Db, membership: { id: number; user_id: number; group_id: number }): Promise<void> {
+  if (membership.group_id === ALL_USERS_GROUP_ID) {
+    throw badRequest("You cannot add or remove users to/from the 'All Users' group.");
+  }
+  if (membership.group_id === ADMIN_GROUP_ID) {
+    await assertNotLastAdmin(db, membership.user_id);
+    await db.updateTable('core_user').set({ is_superuser: false }).where('id', '=', membership.user_id).execute();
+  }
+  await db.deleteFrom('permissions_group_membership').where('id', '=', membership.id).execute();
+}
+
+/**
+ * Replaces a user's memberships (All Users is always kept; Administrators follows `isSuperuser` when given).
+ * `onlyGroups` limits the change to those groups (for group managers).
+ */
+export async function setUserMemberships(
+  ctx: AppContext,
+  db: Db,
+  userId: number,
+  wanted: Array<{ id: number; is_group_manager?: boolean }>,
+  options: { isSuperuser?: boolean; onlyGroups?: number[] } = {},
+): Promise<void> {
+  const wantedIds = new Map<number, boolean>();
+  for (const m of wanted) wantedIds.set(m.id, Boolean(m.is_group_manager));
+  wantedIds.set(ALL_USERS_GROUP_ID, false);
+  if (options.isSuperuser === true) wantedIds.set(ADMIN_GROUP_ID, false);
+  if (options.isSuperuser === false) wantedIds.delete(ADMIN_GROUP_ID);
+  const inScope = (groupId: number) => !options.onlyGroups || options.onlyGroups.includes(groupId);
+
+  const current = (await membershipsOf(db, [userId])).get(userId) ?? [];
+  for (const membership of current) {
+    if (!inScope(membership.group_id)) continue;
+    if (!wantedIds.has(membership.group_id) && membership.group_id !== ALL_USERS_GROUP_ID) {
+      await removeMembership(db, { id: membership.membership_id, user_id: userId, group_id: membership.group_id });
+    } else if (wantedIds.has(membership.group_id) && wantedIds.get(membership.group_id) !== membership.is_group_manager) {
+      await db
+        .updateTable('permissions_group_membership')
+        .set({ is_group_manager: wantedIds.get(membership.group_id) ?? false })
+        .where('id', '=', membership.membership_id)
+        .execute();
+    }
+  }
+  const currentIds = new Set(current.map((m) => m.group_id));
+  for (const [groupId, isManager] of wantedIds) {
+    if (!currentIds.has(groupId) && inScope(groupId)) await addMembership(ctx, db, userId, groupId, isManager);
+  }
+}

@@ -1,0 +1,33 @@
+// Password hashing compatible with Metabase: bcrypt ($2a$, cost 10) of salt + password, the salt a random UUID.
+// Metabase-made hashes verify here and ours verify there.
+
+import bcrypt from 'bcryptjs';
+import { randomUUID } from 'node:crypto';
+
+const COST = 10;
+// Compared against when the user doesn't exist, so that unknown and known emails take the same time.
+const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', COST);
+
+export interface HashedPassword {
+  hash: string;
+  salt: string;
+}
+
+export async function hashPassword(password: string): Promise<HashedPassword> {
+  const salt = randomUUID();
+  // bcryptjs makes `$2b$` salts; `$2a$` is the same algorithm and is what jBCrypt (Metabase) reads.
+  const generated = (await bcrypt.genSalt(COST)).replace(/^\$2b\$/, '$2a$');
+  return { hash: await bcrypt.hash(salt + password, generated), salt };
+}
+
+export async function verifyPassword(password: string, salt: string | null, hash: string | null): Promise<boolean> {
+  if (!hash) {
+    await bcrypt.compare(password, DUMMY_HASH);
+    return false;
+  }
+  return bcrypt.compare((salt ?? '') + password, hash);
+}
+
+export async function dummyPasswordCheck(password: string): Promise<void> {
+  await bcrypt.compare(password, DUMMY_HASH);
+}
