@@ -1,0 +1,23 @@
+// `npm test`: runs every test/**/*.test.ts with node's test runner (through tsx), several files at a time.
+// Tests use the machine's real PostgreSQL and MariaDB (see test/helpers/databases.ts); .ci/run starts them.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) findTests(path, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const only = process.argv.slice(2);
+const files = only.length ? only : findTests(join(root, 'test')).sort();
+const concurrency = process.env.QUARRY_TEST_CONCURRENCY ?? '3';
+const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=600000', ...files];
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=4096' } });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
