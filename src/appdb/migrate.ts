@@ -23,6 +23,8 @@ export async function migrateToLatest(appDb: AppDb): Promise<string[]> {
     provider: new InCodeMigrationProvider(appDb),
     migrationTableName: 'quarry_migration',
     migrationLockTableName: 'quarry_migration_lock',
+    // Areas add migrations in their own number ranges; a later-numbered one may already have run.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

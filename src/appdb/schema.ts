@@ -2,5 +2,7 @@
 import type { UserTables } from '../users/tables.js';
 import type { SettingTables } from '../settings/tables.js';
 import type { CollectionTables } from '../collections/tables.js';
+import type { TaskTables } from '../tasks/tables.js';
+import type { DatabaseTables } from '../databases/tables.js';
 
-export interface DB extends UserTables, SettingTables, CollectionTables {}
+export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
