@@ -67,13 +67,30 @@ type Handler<P extends Shape | undefined, Q extends Shape | undefined, B extends
   input: RouteInput<P, Q, B>,
 ) => Promise<unknown> | unknown;
 
-/** `/api/user/:id` → `/api/user/:id(^\d+$)` when the id param is numeric, so `/api/user/abc` is a 404. */
+/**
+ * `/api/user/:id` → `/api/user/:id(^\d+$)` when the id param is numeric, so `/api/user/abc` is a 404.
+ * Hyphenated names (Metabase's `:card-id`) become `card_id` in the router, which reads `-` as a separator.
+ */
 function routePath(path: string, params: Shape | undefined): string {
-  if (!params) return path;
-  return path.replace(/:([A-Za-z0-9_-]+)/g, (whole, name: string) => {
-    const pattern = params[name]?.routePattern;
-    return pattern ? `:${name}(${pattern})` : whole;
+  return path.replace(/:([A-Za-z0-9_-]+)/g, (_whole, name: string) => {
+    const pattern = params?.[name]?.routePattern;
+    const routerName = name.replace(/-/g, '_');
+    return pattern ? `:${routerName}(${pattern})` : `:${routerName}`;
   });
+}
+
+/** Router params back under the names the route declared (`card_id` → `card-id`). */
+function declaredParams(raw: Record<string, string>, params: Shape | undefined): Record<string, unknown> {
+  if (!params) return raw;
+  const out: Record<string, unknown> = { ...raw };
+  for (const name of Object.keys(params)) {
+    const routerName = name.replace(/-/g, '_');
+    if (routerName !== name && routerName in raw) {
+      out[name] = raw[routerName];
+      delete out[routerName];
+    }
+  }
+  return out;
 }
 
 export function sendValue(reply: FastifyReply, value: unknown): FastifyReply | void {
@@ -108,7 +125,8 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
         const maybeCaller = await resolveCaller(ctx, request);
         if (auth !== 'none' && !maybeCaller) throw unauthenticated();
         if (auth === 'admin' && !maybeCaller!.isSuperuser) throw forbidden();
-        const params = spec.params ? parseParams(spec.params, request.params, true) : (request.params as Record<string, unknown>);
+        const rawParams = declaredParams(request.params as Record<string, string>, spec.params);
+        const params = spec.params ? parseParams(spec.params, rawParams, true) : rawParams;
         const query = spec.query ? parseParams(spec.query, request.query, true) : (request.query as Record<string, unknown>);
         const rawBody = request.body;
         const bodyObject = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};

@@ -1,0 +1,113 @@
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient, startServer } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+
+forEachAppDb('/api/setting', (server) => {
+  let admin: Client;
+  let user: Client;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    user = (await createUserClient(server(), admin)).client;
+  });
+
+  test('admins list settings sorted by key, with Metabase list-entry keys', async () => {
+    const list = await admin.get('/api/setting');
+    assert.equal(list.status, 200);
+    const keys = list.body.map((s: any) => s.key);
+    assert.deepEqual(keys, [...keys].sort());
+    const siteName = list.body.find((s: any) => s.key === 'site-name');
+    assert.deepEqual(Object.keys(siteName).sort(), ['default', 'description', 'display_name', 'env_name', 'is_env_setting', 'key', 'type', 'value']);
+    assert.equal(siteName.env_name, 'MB_SITE_NAME');
+    assert.equal(siteName.value, 'Quarry Test');
+    assert.equal(siteName.default, 'Metabase');
+    assert.ok(!keys.includes('last-acknowledged-version'), 'user-local settings are not listed');
+    assert.equal((await user.get('/api/setting')).status, 403);
+  });
+
+  test('PUT one setting answers 204 and GET returns the bare value; null resets to the default', async () => {
+    const put = await admin.put('/api/setting/site-name', { value: 'Renamed' });
+    assert.equal(put.status, 204);
+    const got = await admin.get('/api/setting/site-name');
+    assert.equal(got.body, 'Renamed');
+    assert.equal((await server().anon.get('/api/session/properties')).body['site-name'], 'Renamed');
+    await admin.put('/api/setting/site-name', { value: null });
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Metabase');
+  });
+
+  test('PUT many: all or nothing', async () => {
+    const ok = await admin.put('/api/setting', { 'site-name': 'Bulk', 'enable-public-sharing': false, 'start-of-week': 'monday' });
+    assert.equal(ok.status, 204);
+    assert.equal((await admin.get('/api/setting/enable-public-sharing')).body, false);
+    assert.equal((await admin.get('/api/setting/start-of-week')).body, 'monday');
+    const bad = await admin.put('/api/setting', { 'site-name': 'Should Not Stick', 'start-of-week': 'someday' });
+    assert.equal(bad.status, 400);
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Bulk');
+    await admin.put('/api/setting', { 'enable-public-sharing': null, 'start-of-week': null });
+  });
+
+  test('typed values are checked: booleans, integers, unknown keys, read-only settings', async () => {
+    assert.equal((await admin.put('/api/setting/enable-public-sharing', { value: 'maybe' })).status, 400);
+    assert.equal((await admin.put('/api/setting/max-results-bare-rows', { value: 'lots' })).status, 400);
+    assert.equal((await admin.put('/api/setting/max-results-bare-rows', { value: '1500' })).status, 204);
+    assert.equal((await admin.get('/api/setting/max-results-bare-rows')).body, 1500);
+    const unknown = await admin.put('/api/setting/no-such-setting', { value: 1 });
+    assert.equal(unknown.status, 400);
+    const readOnly = await admin.put('/api/setting/version', { value: 'x' });
+    assert.equal(readOnly.status, 400);
+    assert.match(readOnly.body.message, /read-only/);
+    assert.equal((await admin.put('/api/setting/site-uuid', { value: 'x' })).status, 400);
+  });
+
+  test('embedding-secret-key must be 64 hex characters and is obfuscated on read', async () => {
+    const bad = await admin.put('/api/setting/embedding-secret-key', { value: 'abc123' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.text, 'Invalid embedding-secret-key! Secret key must be a hexadecimal-encoded 256-bit key (i.e., a 64-character string).');
+    const key = (await admin.get('/api/util/random_token')).body.token;
+    assert.match(key, /^[0-9a-f]{64}$/);
+    assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: key })).status, 204);
+    const listed = (await admin.get('/api/setting')).body.find((s: any) => s.key === 'embedding-secret-key');
+    assert.equal(listed.value, '**********' + key.slice(-2));
+    // Writing the obfuscated value back leaves the key unchanged.
+    assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: listed.value })).status, 204);
+    const stored = await server().ctx.db.selectFrom('setting').select('value').where('key', '=', 'embedding-secret-key').executeTakeFirst();
+    assert.equal(stored?.value, key);
+    assert.equal((await user.get('/api/setting/embedding-secret-key')).status, 403);
+  });
+
+  test('non-admins may write only user-local settings, stored per user', async () => {
+    assert.equal((await user.put('/api/setting/site-name', { value: 'Mine' })).status, 403);
+    assert.equal((await user.put('/api/setting', { 'site-name': 'Mine' })).status, 403);
+    assert.equal((await user.put('/api/setting/last-used-native-database-id', { value: 7 })).status, 204);
+    assert.equal((await user.get('/api/setting/last-used-native-database-id')).body, 7);
+    assert.equal((await user.get('/api/session/properties')).body['last-used-native-database-id'], 7);
+    assert.equal((await admin.get('/api/session/properties')).body['last-used-native-database-id'], null, 'not shared with other users');
+    assert.equal((await user.put('/api/setting/dismissed-custom-dashboard-toast', { value: true })).status, 204);
+    assert.equal((await user.get('/api/setting/dismissed-custom-dashboard-toast')).body, true);
+  });
+
+  test('random_token needs no session and is 64 hex characters', async () => {
+    const a = await server().anon.get('/api/util/random_token');
+    const b = await server().anon.get('/api/util/random_token');
+    assert.match(a.body.token, /^[0-9a-f]{64}$/);
+    assert.notEqual(a.body.token, b.body.token);
+  });
+});
+
+test('MB_<SETTING> environment variables win, are reported as env settings and cannot be changed', async () => {
+  const t = await startServer('sqlite', { MB_SITE_NAME: 'From Env', MB_ENABLE_PUBLIC_SHARING: 'false' });
+  try {
+    const admin = await setupAdmin(t);
+    assert.equal((await t.anon.get('/api/session/properties')).body['site-name'], 'From Env', 'setup did not override the env value');
+    const entry = (await admin.get('/api/setting')).body.find((s: any) => s.key === 'site-name');
+    assert.equal(entry.is_env_setting, true);
+    assert.equal(entry.value, null);
+    assert.equal(entry.default, 'Using value of env var $MB_SITE_NAME');
+    const put = await admin.put('/api/setting/site-name', { value: 'Other' });
+    assert.equal(put.status, 400);
+    assert.equal((await admin.get('/api/setting/enable-public-sharing')).body, false);
+  } finally {
+    await t.close();
+  }
+});

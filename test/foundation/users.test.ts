@@ -1,0 +1,213 @@
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient, ADMIN } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+
+forEachAppDb('/api/user', (server) => {
+  let admin: Client;
+  let alice: { client: Client; user: any; password: string };
+  let bob: { client: Client; user: any; password: string };
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    alice = await createUserClient(server(), admin, { first_name: 'Alice', last_name: 'Zimmer', email: 'alice@example.com' });
+    bob = await createUserClient(server(), admin, { first_name: 'bob', last_name: 'Young', email: 'bob@example.com' });
+  });
+
+  test('POST creates a user in All Users with a personal collection; the email is unique', async () => {
+    const created = await admin.post('/api/user', { email: 'Carol@Example.com', first_name: 'Carol', last_name: 'Xu', user_group_memberships: [{ id: 1 }] });
+    assert.equal(created.status, 200);
+    assert.equal(created.body.email, 'carol@example.com');
+    assert.equal(created.body.common_name, 'Carol Xu');
+    assert.equal(created.body.is_active, true);
+    assert.deepEqual(created.body.user_group_memberships.map((m: any) => m.id), [1]);
+    const collection = await server().ctx.db.selectFrom('collection').selectAll().where('personal_owner_id', '=', created.body.id).executeTakeFirst();
+    assert.equal(collection?.name, "Carol Xu's Personal Collection");
+    const dup = await admin.post('/api/user', { email: 'carol@example.com' });
+    assert.equal(dup.status, 400);
+    assert.deepEqual(dup.body, { errors: { email: 'Email address already in use.' } });
+  });
+
+  test('POST validates: email required and well-formed; unknown group is 404; non-admin is 403', async () => {
+    const missing = await admin.post('/api/user', { first_name: 'X' });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.errors.email, 'value must be a valid email address.');
+    assert.deepEqual(missing.body['specific-errors'].email, ['missing required key, received: nil']);
+    const bad = await admin.post('/api/user', { email: 'not-an-email' });
+    assert.equal(bad.body['specific-errors'].email[0], 'value must be a valid email address., received: "not-an-email"');
+    const blankName = await admin.post('/api/user', { email: 'z@example.com', first_name: '  ' });
+    assert.equal(blankName.body.errors.first_name, 'nullable value must be a non-blank string.');
+    assert.equal((await admin.post('/api/user', { email: 'g@example.com', user_group_memberships: [{ id: 999 }] })).status, 404);
+    const forbidden = await alice.client.post('/api/user', { email: 'sneaky@example.com' });
+    assert.equal(forbidden.status, 403);
+    assert.equal(forbidden.text, "You don't have permissions to do that.");
+  });
+
+  test('GET /api/user lists active users sorted by name with paging and totals', async () => {
+    const all = await admin.get('/api/user');
+    assert.equal(all.status, 200);
+    assert.equal(all.body.limit, null);
+    assert.equal(all.body.offset, null);
+    const names = all.body.data.map((u: any) => u.first_name.toLowerCase());
+    assert.deepEqual(names, [...names].sort());
+    assert.equal(all.body.total, all.body.data.length);
+    const me = all.body.data.find((u: any) => u.email === ADMIN.email);
+    assert.deepEqual([...me.group_ids].sort(), [1, 2]);
+    assert.equal(typeof me.personal_collection_id, 'number');
+    const page = await admin.get('/api/user', { query: { limit: 1, offset: 1 } });
+    assert.equal(page.body.data.length, 1);
+    assert.equal(page.body.total, all.body.total);
+    assert.equal(page.body.limit, 1);
+    assert.equal(page.body.offset, 1);
+    assert.equal(page.body.data[0].id, all.body.data[1].id);
+  });
+
+  test('GET /api/user filters by query, group and status', async () => {
+    const byQuery = await admin.get('/api/user', { query: { query: 'ZIMM' } });
+    assert.deepEqual(byQuery.body.data.map((u: any) => u.email), ['alice@example.com']);
+    const admins = await admin.get('/api/user', { query: { group_id: 2 } });
+    assert.deepEqual(admins.body.data.map((u: any) => u.email), [ADMIN.email]);
+    const gone = await createUserClient(server(), admin, { first_name: 'Gone', email: 'gone@example.com' });
+    await admin.delete(`/api/user/${gone.user.id}`);
+    const active = await admin.get('/api/user');
+    assert.ok(!active.body.data.some((u: any) => u.id === gone.user.id));
+    const deactivated = await admin.get('/api/user', { query: { status: 'deactivated' } });
+    assert.deepEqual(deactivated.body.data.map((u: any) => u.id), [gone.user.id]);
+    const everyone = await admin.get('/api/user', { query: { status: 'all' } });
+    assert.ok(everyone.body.data.some((u: any) => u.id === gone.user.id));
+    const legacy = await admin.get('/api/user', { query: { include_deactivated: 'true' } });
+    assert.equal(legacy.body.total, everyone.body.total);
+    const bothGiven = await admin.get('/api/user', { query: { include_deactivated: 'true', status: 'active' } });
+    assert.equal(bothGiven.body.total, active.body.total, 'status wins over include_deactivated');
+    const badBool = await admin.get('/api/user', { query: { include_deactivated: 'yes' } });
+    assert.equal(badBool.status, 400);
+    assert.equal(badBool.body.errors.include_deactivated, "nullable value must be a valid boolean string ('true' or 'false').");
+  });
+
+  test('non-admins can list only with group-manager rights; they read themselves but not others', async () => {
+    assert.equal((await alice.client.get('/api/user')).status, 403);
+    assert.equal((await alice.client.get(`/api/user/${alice.user.id}`)).status, 200);
+    assert.equal((await alice.client.get(`/api/user/${bob.user.id}`)).status, 403);
+    const adminView = await admin.get(`/api/user/${bob.user.id}`);
+    assert.equal(adminView.body.email, 'bob@example.com');
+    assert.deepEqual(adminView.body.user_group_memberships, [{ id: 1, is_group_manager: false }]);
+    assert.equal((await admin.get('/api/user/987654')).status, 404);
+  });
+
+  test('a group manager lists and moves users of the groups they manage only', async () => {
+    const group = await admin.post('/api/permissions/group', { name: 'Analysts' });
+    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: alice.user.id, is_group_manager: true });
+    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: bob.user.id });
+    const listed = await alice.client.get('/api/user');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.data.map((u: any) => u.email).sort(), ['alice@example.com', 'bob@example.com']);
+    assert.equal((await alice.client.get(`/api/user/${bob.user.id}`)).status, 200);
+    assert.equal((await alice.client.get('/api/user', { query: { status: 'all' } })).status, 403);
+    const removed = await alice.client.put(`/api/user/${bob.user.id}`, { user_group_memberships: [{ id: 1 }] });
+    assert.equal(removed.status, 200);
+    assert.deepEqual(removed.body.user_group_memberships.map((m: any) => m.id), [1]);
+    assert.equal((await alice.client.put(`/api/user/${bob.user.id}`, { first_name: 'Hacked' })).status, 403);
+  });
+
+  test('GET /api/user/recipients honours user-visibility', async () => {
+    const all = await alice.client.get('/api/user/recipients');
+    assert.equal(all.status, 200);
+    assert.ok(all.body.data.length >= 3);
+    assert.deepEqual(Object.keys(all.body.data[0]).sort(), ['common_name', 'email', 'first_name', 'id', 'last_name']);
+    await admin.put('/api/setting/user-visibility', { value: 'none' });
+    const none = await bob.client.get('/api/user/recipients');
+    assert.deepEqual(none.body.data.map((u: any) => u.id), [bob.user.id]);
+    await admin.put('/api/setting/user-visibility', { value: 'group' });
+    const group = await bob.client.get('/api/user/recipients');
+    assert.deepEqual(group.body.data.map((u: any) => u.id), [bob.user.id], 'bob shares no group but All Users');
+    await admin.put('/api/setting/user-visibility', { value: null });
+  });
+
+  test('PUT updates names, email and locale; self may edit self; email conflicts are 400', async () => {
+    const own = await bob.client.put(`/api/user/${bob.user.id}`, { first_name: 'Bobby', locale: 'pt-br' });
+    assert.equal(own.status, 200);
+    assert.equal(own.body.first_name, 'Bobby');
+    assert.equal(own.body.locale, 'pt_BR');
+    const collection = await server().ctx.db.selectFrom('collection').select('name').where('personal_owner_id', '=', bob.user.id).executeTakeFirst();
+    assert.equal(collection?.name, "Bobby Young's Personal Collection");
+    const taken = await admin.put(`/api/user/${bob.user.id}`, { email: 'alice@example.com' });
+    assert.equal(taken.status, 400);
+    assert.deepEqual(taken.body, { errors: { email: 'Email address already associated to another user.' } });
+    const badLocale = await admin.put(`/api/user/${bob.user.id}`, { locale: 'english' });
+    assert.equal(badLocale.status, 400);
+    assert.equal(badLocale.body.errors.locale, "nullable String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.");
+    assert.equal((await bob.client.put(`/api/user/${alice.user.id}`, { first_name: 'X' })).status, 403);
+    assert.equal((await bob.client.put(`/api/user/${bob.user.id}`, { is_superuser: true })).status, 403);
+  });
+
+  test('is_superuser and the Administrators membership follow each other; the last admin stays', async () => {
+    const promoted = await admin.put(`/api/user/${bob.user.id}`, { is_superuser: true });
+    assert.equal(promoted.body.is_superuser, true);
+    assert.ok(promoted.body.user_group_memberships.some((m: any) => m.id === 2));
+    assert.equal((await bob.client.get('/api/user')).status, 200, 'bob is an admin now');
+    const demoted = await admin.put(`/api/user/${bob.user.id}`, { is_superuser: false });
+    assert.equal(demoted.body.is_superuser, false);
+    assert.ok(!demoted.body.user_group_memberships.some((m: any) => m.id === 2));
+    assert.equal((await bob.client.get('/api/user')).status, 403, 'and not any more');
+    const me = (await admin.get('/api/user/current')).body;
+    const last = await admin.put(`/api/user/${me.id}`, { is_superuser: false });
+    assert.equal(last.status, 400);
+    assert.equal(last.text, "You cannot remove the last member of the 'Admin' group!");
+    const deactivateLast = await admin.delete(`/api/user/${me.id}`);
+    assert.equal(deactivateLast.status, 400);
+    assert.equal((await admin.get('/api/user/current')).body.is_superuser, true);
+  });
+
+  test('DELETE deactivates (record kept) and reactivate brings the user back; reactivating an active user is 400', async () => {
+    const temp = await createUserClient(server(), admin, { first_name: 'Temp' });
+    assert.equal((await alice.client.delete(`/api/user/${temp.user.id}`)).status, 403);
+    const off = await admin.delete(`/api/user/${temp.user.id}`);
+    assert.deepEqual(off.body, { success: true });
+    assert.equal((await admin.get(`/api/user/${temp.user.id}`)).body.is_active, false);
+    assert.equal((await alice.client.put(`/api/user/${temp.user.id}/reactivate`)).status, 403);
+    const on = await admin.put(`/api/user/${temp.user.id}/reactivate`);
+    assert.equal(on.status, 200);
+    assert.equal(on.body.is_active, true);
+    assert.equal((await admin.put(`/api/user/${temp.user.id}/reactivate`)).status, 400);
+    assert.equal((await server().anon.post('/api/session', { username: temp.user.email, password: temp.password })).status, 200);
+  });
+
+  test('PUT password: own change needs the old password, returns a new session and ends the others', async () => {
+    const temp = await createUserClient(server(), admin, { first_name: 'Pat' });
+    const wrongOld = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'New-Pass-123', old_password: 'nope' });
+    assert.equal(wrongOld.status, 400);
+    assert.deepEqual(wrongOld.body, { errors: { old_password: 'Invalid password' } });
+    const common = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'password', old_password: temp.password });
+    assert.equal(common.body.errors.password, 'password is too common.');
+    const changed = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'New-Pass-123', old_password: temp.password });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.success, true);
+    assert.equal((await temp.client.get('/api/user/current')).status, 401, 'the old session ended');
+    assert.equal((await temp.client.withSession(changed.body.session_id).get('/api/user/current')).status, 200);
+    const byAdmin = await admin.put(`/api/user/${temp.user.id}/password`, { password: 'Admin-Set-456' });
+    assert.equal(byAdmin.status, 204);
+    assert.equal((await server().anon.post('/api/session', { username: temp.user.email, password: 'Admin-Set-456' })).status, 200);
+    assert.equal((await alice.client.put(`/api/user/${temp.user.id}/password`, { password: 'Other-Pass-789' })).status, 403);
+  });
+
+  test('stored passwords are Metabase-readable bcrypt ($2a$) of salt + password', async () => {
+    const row = await server().ctx.db.selectFrom('core_user').select(['password', 'password_salt']).where('email', '=', 'alice@example.com').executeTakeFirstOrThrow();
+    assert.match(row.password!, /^\$2a\$10\$/);
+    const bcrypt = (await import('bcryptjs')).default;
+    assert.equal(await bcrypt.compare(row.password_salt + alice.password, row.password!), true);
+  });
+
+  test('PUT modal marks the query-builder intro as seen', async () => {
+    const r = await alice.client.put(`/api/user/${alice.user.id}/modal/qbnewb`);
+    assert.deepEqual(r.body, { success: true });
+    assert.equal((await alice.client.get('/api/user/current')).body.is_qbnewb, false);
+    assert.equal((await alice.client.put(`/api/user/${bob.user.id}/modal/qbnewb`)).status, 403);
+  });
+
+  test('current user: 401 without a session, plain-text body', async () => {
+    const r = await server().anon.get('/api/user/current');
+    assert.equal(r.status, 401);
+    assert.equal(r.text, 'Unauthenticated');
+    assert.match(r.headers.get('content-type') ?? '', /text\/plain/);
+  });
+});
