@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const command = process.argv[2] ?? 'serve';
   if (command === 'migrate') {
-    const appDb = openAppDb(config.appDb);
+    const appDb = await openAppDb(config.appDb);
     const applied = await migrateToLatest(appDb);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Nothing to migrate.');
     await appDb.close();

@@ -29,7 +29,7 @@ export async function createServer(config: Config): Promise<Server> {
     bodyLimit: 100 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
   });
-  const appDb = openAppDb(config.appDb);
+  const appDb = await openAppDb(config.appDb);
   try {
     await migrateToLatest(appDb);
   } catch (error) {

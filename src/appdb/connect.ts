@@ -2,9 +2,6 @@
 // Differences between the three are absorbed here and in ./portable.ts, so domain code writes one query.
 
 import { Kysely, SqliteDialect, PostgresDialect, MysqlDialect, type KyselyPlugin } from 'kysely';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { createPool } from 'mysql2';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppDbConfig } from '../config.js';
@@ -22,9 +19,11 @@ export interface AppDb {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
-export function openAppDb(config: AppDbConfig): AppDb {
+/** Opens the app DB, loading only the driver it needs (start-up time matters). */
+export async function openAppDb(config: AppDbConfig): Promise<AppDb> {
   if (config.type === 'sqlite') {
     mkdirSync(dirname(config.file), { recursive: true });
+    const { default: Database } = await import('better-sqlite3');
     const database = new Database(config.file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
@@ -35,6 +34,7 @@ export function openAppDb(config: AppDbConfig): AppDb {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (config.type === 'postgres') {
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({
       host: config.host,
       port: config.port,
@@ -54,6 +54,7 @@ export function openAppDb(config: AppDbConfig): AppDb {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
+  const { createPool } = await import('mysql2');
   const pool = createPool({
     host: config.host,
     port: config.port,

@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 
 const COST = 10;
 // Compared against when the user doesn't exist, so that unknown and known emails take the same time.
-const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', COST);
+// Made on first use rather than at start-up (a bcrypt hash costs ~100 ms).
+let dummyHash: Promise<string> | null = null;
+const getDummyHash = () => (dummyHash ??= bcrypt.hash('not-a-real-password', COST));
 
 export interface HashedPassword {
   hash: string;
@@ -22,12 +24,12 @@ export async function hashPassword(password: string): Promise<HashedPassword> {
 
 export async function verifyPassword(password: string, salt: string | null, hash: string | null): Promise<boolean> {
   if (!hash) {
-    await bcrypt.compare(password, DUMMY_HASH);
+    await bcrypt.compare(password, await getDummyHash());
     return false;
   }
   return bcrypt.compare((salt ?? '') + password, hash);
 }
 
 export async function dummyPasswordCheck(password: string): Promise<void> {
-  await bcrypt.compare(password, DUMMY_HASH);
+  await bcrypt.compare(password, await getDummyHash());
 }

@@ -72,23 +72,26 @@ export async function getUser(ctx: AppContext, caller: Caller, id: number) {
 }
 
 export async function currentUser(ctx: AppContext, caller: Caller) {
-  // Any caller, including the hidden user behind an API key.
-  const row = await findUser(ctx.db, caller.user.id);
-  if (!row) throw notFound();
-  const [personal, memberships, firstLogin, userCount] = await Promise.all([
-    personalCollectionIds(ctx, [row.id]),
-    membershipsOf(ctx.db, [row.id]),
-    ctx.db.selectFrom('login_history').select('timestamp').where('user_id', '=', row.id).orderBy('timestamp').limit(1).executeTakeFirst(),
-    ctx.db.selectFrom('core_user').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'personal').executeTakeFirst(),
-  ]);
+  // One query for the row and its derived facts: this endpoint is called on every page load.
+  const row = await ctx.db
+    .selectFrom('core_user')
+    .selectAll('core_user')
+    .select((eb) => [
+      eb.selectFrom('collection').select('collection.id').whereRef('collection.personal_owner_id', '=', 'core_user.id').limit(1).as('personal_collection_id'),
+      eb.selectFrom('login_history').select((e) => e.fn.min('login_history.timestamp').as('t')).whereRef('login_history.user_id', '=', 'core_user.id').as('first_login'),
+      eb.selectFrom('core_user as other').select('other.id').where('other.type', '=', 'personal').whereRef('other.id', '!=', 'core_user.id').limit(1).as('other_user_id'),
+    ])
+    .where('core_user.id', '=', caller.user.id)
+    .executeTakeFirst();
+  if (!row) throw notFound(); // any caller, including the hidden user behind an API key
   const extras = await currentUserExtras(ctx, caller);
   return {
     ...fullUserJson(row),
-    personal_collection_id: personal.get(row.id) ?? null,
-    group_ids: (memberships.get(row.id) ?? []).map((m) => m.group_id),
+    personal_collection_id: row.personal_collection_id ?? null,
+    group_ids: caller.groupIds,
     is_installer: row.id === 1,
-    has_invited_second_user: row.id === 1 && Number(userCount?.n ?? 0) > 1,
-    first_login: firstLogin?.timestamp ?? nowIso(),
+    has_invited_second_user: row.id === 1 && row.other_user_id !== null,
+    first_login: row.first_login ?? nowIso(),
     has_question_and_dashboard: false,
     has_model: false,
     custom_homepage: null,

@@ -1,0 +1,17 @@
+// `npm run bench [name…]`: builds, then runs bench/*.ts (or the named ones) one after another.
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const wanted = process.argv.slice(2);
+const files = readdirSync(`${root}bench`)
+  .filter((f) => f.endsWith('.ts'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort();
+for (const file of files) {
+  console.log(`\n##### bench/${file}`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
