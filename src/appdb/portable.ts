@@ -71,3 +71,16 @@ export async function resetSequence(db: Kysely<any>, dialect: AppDbDialect, tabl
   if (dialect !== 'postgres') return;
   await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 1))`.execute(db);
 }
+
+// ----- case-insensitive substring match --------------------------------------------------------------
+
+/** Escapes LIKE wildcards with `!` (an escape character that needs no quoting in any of the three dialects). */
+export function likePattern(text: string, mode: 'contains' | 'prefix' = 'contains'): string {
+  const escaped = text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`);
+  return mode === 'prefix' ? `${escaped}%` : `%${escaped}%`;
+}
+
+/** `lower(column) LIKE '%text%' ESCAPE '!'`, the same on SQLite, PostgreSQL and MySQL. */
+export function ilike(column: string, text: string, mode: 'contains' | 'prefix' = 'contains') {
+  return sql<boolean>`lower(${sql.ref(column)}) like ${likePattern(text, mode)} escape '!'`;
+}

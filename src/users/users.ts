@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound, check, validationError } from '../http/errors.js';
 import { clojureLiteral } from '../http/schema.js';
-import { bool, insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
+import { bool, ilike, insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
 import { createPersonalCollection, personalCollectionIds, renamePersonalCollection } from '../collections/personal.js';
 import {
   ADMIN_GROUP_ID,
@@ -123,14 +123,8 @@ export async function listUsers(ctx: AppContext, caller: Caller, options: ListUs
   if (status === 'active') query = query.where('core_user.is_active', '=', true);
   if (status === 'deactivated') query = query.where('core_user.is_active', '=', false);
   if (options.query) {
-    const pattern = `%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['core_user.first_name']), 'like', pattern),
-        eb(eb.fn('lower', ['core_user.last_name']), 'like', pattern),
-        eb(eb.fn('lower', ['core_user.email']), 'like', pattern),
-      ]),
-    );
+    const text = options.query;
+    query = query.where((eb) => eb.or([ilike('core_user.first_name', text), ilike('core_user.last_name', text), ilike('core_user.email', text)]));
   }
   const groupFilter = options.groupId !== null ? [options.groupId] : managedGroups;
   if (groupFilter) {

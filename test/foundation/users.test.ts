@@ -65,6 +65,11 @@ forEachAppDb('/api/user', (server) => {
   test('GET /api/user filters by query, group and status', async () => {
     const byQuery = await admin.get('/api/user', { query: { query: 'ZIMM' } });
     assert.deepEqual(byQuery.body.data.map((u: any) => u.email), ['alice@example.com']);
+    const under = await createUserClient(server(), admin, { first_name: 'Una', last_name: 'Under_Score_9' });
+    const literal = await admin.get('/api/user', { query: { query: 'r_score_9' } });
+    assert.deepEqual(literal.body.data.map((u: any) => u.id), [under.user.id], 'underscore matches itself');
+    assert.equal((await admin.get('/api/user', { query: { query: '%' } })).body.total, 0, 'LIKE wildcards are literal');
+    assert.equal((await admin.get('/api/user', { query: { query: 'r!score' } })).body.total, 0);
     const admins = await admin.get('/api/user', { query: { group_id: 2 } });
     assert.deepEqual(admins.body.data.map((u: any) => u.email), [ADMIN.email]);
     const gone = await createUserClient(server(), admin, { first_name: 'Gone', email: 'gone@example.com' });
