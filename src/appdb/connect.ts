@@ -30,7 +30,7 @@ export async function openAppDb(config: AppDbConfig): Promise<AppDb> {
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
     const plugins: KyselyPlugin[] = [new BooleanToIntegerPlugin()];
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), plugins });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), plugins });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (config.type === 'postgres') {
@@ -69,4 +69,33 @@ export async function openAppDb(config: AppDbConfig): Promise<AppDb> {
   });
   const db = new Kysely<DB>({ dialect: new MysqlDialect({ pool }) });
   return { db, dialect: 'mysql', close: () => db.destroy() };
+}
+
+type SqliteDatabase = import('better-sqlite3').Database;
+type SqliteStatement = import('better-sqlite3').Statement;
+
+/**
+ * Kysely prepares every statement anew; preparing is the largest cost of a small query on SQLite. Reuse prepared
+ * statements by SQL text (a statement that is still busy iterating is never handed out twice).
+ */
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  const MAX = 500;
+  const prepare = (source: string): SqliteStatement => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = database.prepare(source);
+    if (!cached) {
+      if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
