@@ -10,6 +10,9 @@ import { permissionsGroupRoutes } from './permissions-group.js';
 import { settingRoutes } from './setting.js';
 import { apiKeyRoutes } from './api-key.js';
 import { utilRoutes } from './util.js';
+import { collectionRoutes } from './collection.js';
+import { timelineRoutes } from './timeline.js';
+import { timelineEventRoutes } from './timeline-event.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -19,4 +22,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   settingRoutes(r);
   apiKeyRoutes(r);
   utilRoutes(r);
+  collectionRoutes(r);
+  timelineRoutes(r);
+  timelineEventRoutes(r);
 }

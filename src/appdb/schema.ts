@@ -4,5 +4,16 @@ import type { SettingTables } from '../settings/tables.js';
 import type { CollectionTables } from '../collections/tables.js';
 import type { TaskTables } from '../tasks/tables.js';
 import type { DatabaseTables } from '../databases/tables.js';
+import type { CardTables } from '../cards/tables.js';
+import type { DashboardTables } from '../dashboards/tables.js';
+import type { CollectionPermissionTables } from '../permissions/collection-tables.js';
+import type { RevisionTables } from '../revisions/tables.js';
+import type { SnippetTables } from '../snippets/tables.js';
+import type { TimelineTables } from '../timelines/tables.js';
+import type { ActivityTables } from '../activity/tables.js';
+import type { BookmarkTables } from '../bookmarks/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
+// Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
+export interface DB extends CardTables, DashboardTables, CollectionPermissionTables, RevisionTables {}
+export interface DB extends SnippetTables, TimelineTables, ActivityTables, BookmarkTables {}

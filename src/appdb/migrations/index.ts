@@ -4,6 +4,11 @@ import type { AppDbDialect } from '../connect.js';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_task_lease.js';
 import * as m0003 from './0003_databases.js';
+import * as m0030 from './0030_cards_and_dashboards.js';
+import * as m0031 from './0031_collection_permissions.js';
+import * as m0032 from './0032_revisions.js';
+import * as m0033 from './0033_snippets_and_timelines.js';
+import * as m0034 from './0034_activity_and_bookmarks.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -13,4 +18,9 @@ export const migrations: Record<string, AppMigration> = {
   '0001_foundation': m0001,
   '0002_task_lease': m0002,
   '0003_databases': m0003,
+  '0030_cards_and_dashboards': m0030,
+  '0031_collection_permissions': m0031,
+  '0032_revisions': m0032,
+  '0033_snippets_and_timelines': m0033,
+  '0034_activity_and_bookmarks': m0034,
 };
