@@ -23,6 +23,12 @@ export interface OpenOptions {
   maxConnections: number;
   /** Directory for local state (relative SQLite/DuckDB paths resolve against it). */
   dataDir: string;
+  /** Give up connecting after this long, with a clear error (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Timeout applied to every statement that doesn't pass its own `timeoutMs` (MB_DB_QUERY_TIMEOUT_MINUTES). */
+  queryTimeoutMs?: number;
+  /** Files a file-based engine must refuse to open (the app database itself). */
+  protectedPaths?: string[];
 }
 
 export interface ExecuteOptions {

@@ -1,0 +1,20 @@
+// DuckDB (@duckdb/node-api): a local file opened locked down (no external file or network access).
+
+import type { Driver } from '../driver.js';
+import { engineDescriptors } from '../engines.js';
+import { normalizeWith } from '../shared/details.js';
+import { DUCKDB_DETAILS } from './details.js';
+import { DUCKDB_FEATURES } from './features.js';
+import { DuckdbConnection } from './connection.js';
+
+export const duckdbDriver: Driver = {
+  engine: 'duckdb',
+  descriptor: engineDescriptors().duckdb,
+  features: DUCKDB_FEATURES,
+  hasSchemas: true,
+  secretDetails: [],
+  normalizeDetails: (details) => normalizeWith(DUCKDB_DETAILS, details),
+  open: (details, options) => new DuckdbConnection(details, options),
+  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index) => `$${index}`,
+};

@@ -1,0 +1,243 @@
+// A pool of connections to one MySQL or MariaDB database. Rows stream from the server (mysql2's query stream) in
+// batches; a statement is cancelled with KILL QUERY from a separate short-lived connection. Sessions run in UTC so
+// TIMESTAMP values read back as instants. LOCAL INFILE and multiple statements are switched off: a native query
+// can't make Quarry read its own files.
+
+import mysql from 'mysql2';
+import type { Pool, PoolConnection, PoolOptions } from 'mysql2';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
+import { connectionFailed } from '../shared/connect-errors.js';
+import { flag, num, str } from '../shared/details.js';
+import { base64, decimalValue, integerValue, localTimestamp } from '../shared/values.js';
+import { mysqlResultType } from './types.js';
+import { introspectMysql } from './introspect.js';
+
+const BATCH = 500;
+const BINARY_CHARSET = 63;
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(mysql.Types).map(([name, code]) => [code, name]));
+
+interface FieldPacket {
+  name: string;
+  type?: number;
+  columnType?: number;
+  characterSet?: number;
+  columnLength?: number;
+}
+
+type CastField = Parameters<Extract<NonNullable<PoolOptions['typeCast']>, (...args: any[]) => any>>[0];
+
+function typeCast(field: CastField, next: () => unknown): unknown {
+  switch (field.type) {
+    case 'LONGLONG': {
+      const text = field.string();
+      return text === null ? null : integerValue(text);
+    }
+    case 'DECIMAL':
+    case 'NEWDECIMAL': {
+      const text = field.string();
+      return text === null ? null : decimalValue(text);
+    }
+    case 'TINY':
+      if (field.length === 1) {
+        const text = field.string();
+        return text === null ? null : text !== '0';
+      }
+      return next();
+    case 'BIT': {
+      const buffer = field.buffer();
+      if (buffer === null) return null;
+      return field.length === 1 ? buffer[0] === 1 : integerValue(BigInt('0x' + (buffer.toString('hex') || '0')));
+    }
+    case 'DATETIME':
+    case 'DATETIME2': {
+      const text = field.string();
+      return text === null ? null : localTimestamp(text);
+    }
+    case 'TIMESTAMP':
+    case 'TIMESTAMP2': {
+      const text = field.string();
+      return text === null ? null : localTimestamp(text) + 'Z';
+    }
+    case 'DATE':
+    case 'NEWDATE':
+    case 'TIME':
+    case 'TIME2':
+    case 'JSON':
+      return field.string();
+    default:
+      return next();
+  }
+}
+
+function finishValue(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return base64(value);
+  if (typeof value === 'bigint') return integerValue(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return value;
+}
+
+export function mysqlPoolOptions(details: ConnectionDetails, connectTimeoutMs: number, maxConnections: number): PoolOptions {
+  return {
+    host: str(details, 'host') ?? 'localhost',
+    port: num(details, 'port') ?? 3306,
+    database: str(details, 'dbname'),
+    user: str(details, 'user'),
+    password: str(details, 'password'),
+    ssl: flag(details, 'ssl') ? { rejectUnauthorized: false } : undefined,
+    connectionLimit: maxConnections,
+    connectTimeout: connectTimeoutMs,
+    charset: 'utf8mb4',
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    dateStrings: true,
+    multipleStatements: false,
+    flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
+    typeCast: typeCast as PoolOptions['typeCast'],
+    idleTimeout: 60_000,
+    maxIdle: Math.min(maxConnections, 4),
+  };
+}
+
+export class MysqlConnection implements DriverConnection {
+  private readonly pool: Pool;
+  private readonly poolOptions: PoolOptions;
+
+  constructor(
+    private readonly details: ConnectionDetails,
+    private readonly options: OpenOptions,
+  ) {
+    this.poolOptions = mysqlPoolOptions(details, options.connectTimeoutMs ?? 10_000, options.maxConnections);
+    this.pool = mysql.createPool(this.poolOptions);
+    this.pool.on('connection', (connection) => {
+      connection.query("SET time_zone = '+00:00'");
+    });
+  }
+
+  private where() {
+    return { host: this.poolOptions.host, port: this.poolOptions.port };
+  }
+
+  private checkout(): Promise<PoolConnection> {
+    return new Promise((resolve, reject) => {
+      this.pool.getConnection((error, connection) => (error ? reject(connectionFailed(error, this.where())) : resolve(connection)));
+    });
+  }
+
+  /** Runs a metadata query to completion (small results only). */
+  async query<T extends unknown[] = unknown[]>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const connection = await this.checkout();
+    try {
+      return await new Promise<T[]>((resolve, reject) => {
+        connection.query({ sql, values: params, rowsAsArray: true }, (error, rows) => (error ? reject(error) : resolve((rows as unknown[][]).map((r) => r.map(finishValue)) as T[])));
+      });
+    } finally {
+      connection.release();
+    }
+  }
+
+  async test(): Promise<void> {
+    await this.query('select 1');
+  }
+
+  private async killQuery(threadId: number): Promise<void> {
+    const killer = mysql.createConnection({ ...this.poolOptions, typeCast: undefined });
+    killer.on('error', () => {});
+    await new Promise<void>((resolve) => killer.query(`KILL QUERY ${Number(threadId)}`, () => resolve()));
+    killer.destroy();
+  }
+
+  async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
+    const connection = await this.checkout();
+    const threadId = connection.threadId;
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
+      this.killQuery(threadId).catch(() => {});
+    });
+    const bound = params.map((p) => (p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : p));
+    const query = connection.query({ sql, values: bound, rowsAsArray: true });
+    const stream = query.stream({ highWaterMark: BATCH });
+    let failed = false;
+    const fieldsReady = new Promise<FieldPacket[]>((resolve, reject) => {
+      query.once('fields', (fields: FieldPacket[]) => resolve(fields));
+      query.once('end', () => resolve([]));
+      query.once('error', reject);
+    });
+    stream.on('error', () => {}); // errors are read through the iterator
+    const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<unknown[]>;
+    const release = async () => {
+      cancellation.dispose();
+      if (failed || cancellation.error) connection.destroy();
+      else {
+        stream.destroy();
+        connection.release();
+      }
+    };
+    let fields: FieldPacket[];
+    try {
+      fields = await fieldsReady;
+    } catch (error) {
+      failed = true;
+      await release();
+      throw cancellation.translate(error);
+    }
+    const columns: ResultColumn[] = fields.map((f) => {
+      const typeName = TYPE_NAMES[f.columnType ?? f.type ?? -1] ?? 'UNKNOWN';
+      const [databaseType, baseType] = mysqlResultType(typeName, f.columnLength ?? 0, f.characterSet === BINARY_CHARSET);
+      return { name: f.name, databaseType, baseType };
+    });
+    let done = false;
+    return batchedRowStream(
+      columns,
+      async () => {
+        if (done) return null;
+        if (cancellation.error) throw cancellation.error;
+        const rows: unknown[][] = [];
+        try {
+          while (rows.length < BATCH) {
+            const next = await iterator.next();
+            if (next.done) {
+              done = true;
+              break;
+            }
+            rows.push(next.value.map(finishValue));
+          }
+        } catch (error) {
+          failed = true;
+          throw cancellation.translate(error);
+        }
+        return rows.length ? rows : null;
+      },
+      release,
+    );
+  }
+
+  async introspect(): Promise<Introspection> {
+    return introspectMysql(this);
+  }
+
+  async schemas(): Promise<string[]> {
+    return [];
+  }
+
+  async version(): Promise<DbmsVersion> {
+    const [[text]] = await this.query<[string]>('select version()');
+    const version = String(text);
+    const numbers = version.split('-')[0];
+    return {
+      flavor: /mariadb/i.test(version) ? 'MariaDB' : 'MySQL',
+      version: numbers,
+      'semantic-version': numbers.split('.').map(Number).filter((n) => !Number.isNaN(n)).slice(0, 2),
+    };
+  }
+
+  async timezone(): Promise<string | null> {
+    const [[system, global]] = await this.query<[string, string]>('select @@system_time_zone, @@global.time_zone');
+    const zone = global && global !== 'SYSTEM' ? global : system;
+    return zone ?? null;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+  }
+}

@@ -1,0 +1,222 @@
+// MySQL / MariaDB's SQL dialect for the MBQL compiler: backtick identifiers, `?` placeholders, DATE_FORMAT-based
+// truncation, TIMESTAMPADD/TIMESTAMPDIFF, byte-wise comparisons for case-sensitive string filters (the default
+// collations compare case-insensitively). No FULL JOIN and no percentile aggregate.
+
+import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
+import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
+
+const TYPES: Record<ParamType, string | null> = {
+  text: null,
+  integer: 'SIGNED',
+  float: 'DOUBLE',
+  boolean: null,
+  date: 'DATE',
+  datetime: 'DATETIME(6)',
+  time: 'TIME(6)',
+  instant: 'DATETIME(6)',
+  unknown: null,
+};
+
+const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
+  millisecond: '%Y-%m-%d %H:%i:%s.%f',
+  second: '%Y-%m-%d %H:%i:%s',
+  minute: '%Y-%m-%d %H:%i:00',
+  hour: '%Y-%m-%d %H:00:00',
+  day: '%Y-%m-%d',
+  month: '%Y-%m-01',
+  year: '%Y-01-01',
+};
+
+const UNSUPPORTED = new Set(['full-join', 'percentile-aggregations', 'convert-timezone', 'set-timezone']);
+
+export class MysqlDialect extends SqlDialect {
+  readonly engine = 'mysql';
+  readonly features: ReadonlySet<string> = new Set(BASE_FEATURES.filter((f) => !UNSUPPORTED.has(f)));
+  override readonly numberedPlaceholders = false;
+
+  protected paramTypeName(type: ParamType): string | null {
+    return TYPES[type];
+  }
+
+  override quoteIdentifier(name: string): string {
+    return '`' + name.replace(/`/g, '``') + '`';
+  }
+
+  override placeholder(): string {
+    return '?';
+  }
+
+  override bindValue(value: unknown, type: ParamType): unknown {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if ((type === 'datetime' || type === 'instant') && typeof value === 'string') return value.replace('T', ' ').replace(/Z$/, '');
+    return super.bindValue(value, type);
+  }
+
+  override quoteString(text: string): string {
+    // Backslash is an escape character in MySQL string literals (unless NO_BACKSLASH_ESCAPES).
+    return "'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
+  }
+
+  override inlineLiteral(value: unknown, type: ParamType): string {
+    if (typeof value === 'boolean') return value ? '1' : '0';
+    return super.inlineLiteral(this.bindValue(value, type), type);
+  }
+
+  override limitOffset(limit: number | null, offset: number | null): string {
+    if (offset !== null && offset > 0) return `LIMIT ${limit === null ? '18446744073709551615' : Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`;
+    return limit === null ? '' : `LIMIT ${Math.trunc(limit)}`;
+  }
+
+  override orderItem(expr: Sql, direction: 'asc' | 'desc'): Sql {
+    // MySQL sorts NULLs first ascending and last descending already, and has no NULLS FIRST syntax.
+    return direction === 'asc' ? sql`${expr} ASC` : sql`${expr} DESC`;
+  }
+
+  override booleanValue(condition: Sql): Sql {
+    return sql`(CASE WHEN ${condition} THEN 1 WHEN NOT (${condition}) THEN 0 END)`;
+  }
+
+  override castToFloat(expr: Sql): Sql {
+    return sql`CAST(${expr} AS DOUBLE)`;
+  }
+
+  override castToInteger(expr: Sql): Sql {
+    return sql`CAST(${expr} AS SIGNED)`;
+  }
+
+  override castToText(expr: Sql): Sql {
+    return sql`CAST(${expr} AS CHAR)`;
+  }
+
+  override castToDatetime(expr: Sql): Sql {
+    return sql`CAST(${expr} AS DATETIME(6))`;
+  }
+
+  override round(x: Sql): Sql {
+    return sql`CAST(ROUND(CAST(${x} AS DECIMAL(65, 15))) AS DOUBLE)`;
+  }
+
+  override power(x: Sql, y: Sql): Sql {
+    return sql`POW(${this.castToFloat(x)}, ${y})`;
+  }
+
+  override ceil(x: Sql): Sql {
+    return sql`CEILING(${x})`;
+  }
+
+  override concat(parts: Sql[]): Sql {
+    // CONCAT is NULL when any part is; CONCAT_WS skips NULLs, like the other engines' CONCAT.
+    return sql`CONCAT_WS('', ${join(parts.map((p) => this.castToText(p)))})`;
+  }
+
+  override substring(s: Sql, start: Sql, length: Sql | null): Sql {
+    return length ? sql`SUBSTRING(${s}, ${start}, ${length})` : sql`SUBSTRING(${s}, ${start})`;
+  }
+
+  override regexMatchFirst(s: Sql, pattern: Sql): Sql {
+    return sql`REGEXP_SUBSTR(${s}, ${pattern})`;
+  }
+
+  override splitPart(s: Sql, delimiter: Sql, n: Sql): Sql {
+    const count = sql`(CHAR_LENGTH(${s}) - CHAR_LENGTH(REPLACE(${s}, ${delimiter}, ''))) / CHAR_LENGTH(${delimiter}) + 1`;
+    return sql`(CASE WHEN ${n} < 1 OR ${n} > ${count} THEN '' ELSE SUBSTRING_INDEX(SUBSTRING_INDEX(${s}, ${delimiter}, ${n}), ${delimiter}, -1) END)`;
+  }
+
+  override position(haystack: Sql, needle: Sql): Sql {
+    return sql`LOCATE(${needle}, ${haystack})`;
+  }
+
+  override contains(haystack: Sql, needle: Sql, caseSensitive: boolean): Sql {
+    return caseSensitive
+      ? sql`(LOCATE(CAST(${needle} AS BINARY), CAST(${haystack} AS BINARY)) > 0)`
+      : sql`(LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0)`;
+  }
+
+  override startsWith(s: Sql, prefix: Sql, caseSensitive: boolean): Sql {
+    return caseSensitive
+      ? sql`(LEFT(CAST(${s} AS BINARY), LENGTH(CAST(${prefix} AS BINARY))) = CAST(${prefix} AS BINARY))`
+      : sql`(LEFT(LOWER(${s}), CHAR_LENGTH(${prefix})) = LOWER(${prefix}))`;
+  }
+
+  override endsWith(s: Sql, suffix: Sql, caseSensitive: boolean): Sql {
+    return caseSensitive
+      ? sql`(RIGHT(CAST(${s} AS BINARY), LENGTH(CAST(${suffix} AS BINARY))) = CAST(${suffix} AS BINARY))`
+      : sql`(RIGHT(LOWER(${s}), CHAR_LENGTH(${suffix})) = LOWER(${suffix}))`;
+  }
+
+  override stringEquals(a: Sql, b: Sql): Sql {
+    return sql`(CAST(${a} AS BINARY) = CAST(${b} AS BINARY))`;
+  }
+
+  override now(): Sql {
+    return raw('NOW(6)');
+  }
+
+  override truncBasic(x: Sql, unit: BasicTruncUnit): Sql {
+    if (unit === 'quarter') {
+      return sql`TIMESTAMP(MAKEDATE(YEAR(${x}), 1) + INTERVAL (QUARTER(${x}) - 1) QUARTER)`;
+    }
+    const format = TRUNC_FORMAT[unit]!;
+    return sql`TIMESTAMP(DATE_FORMAT(${x}, ${raw(`'${format}'`)}))`;
+  }
+
+  override extract(x: Sql, field: ExtractField): Sql {
+    switch (field) {
+      case 'year':
+        return sql`YEAR(${x})`;
+      case 'quarter':
+        return sql`QUARTER(${x})`;
+      case 'month':
+        return sql`MONTH(${x})`;
+      case 'day':
+        return sql`DAYOFMONTH(${x})`;
+      case 'hour':
+        return sql`HOUR(${x})`;
+      case 'minute':
+        return sql`MINUTE(${x})`;
+      case 'second':
+        return sql`SECOND(${x})`;
+      default:
+        return sql`FLOOR(MICROSECOND(${x}) / 1000)`;
+    }
+  }
+
+  override isoDayOfWeek(x: Sql): Sql {
+    return sql`(WEEKDAY(${x}) + 1)`;
+  }
+
+  override dayOfYear(x: Sql): Sql {
+    return sql`DAYOFYEAR(${x})`;
+  }
+
+  override isoWeek(x: Sql): Sql {
+    return sql`WEEK(${x}, 3)`;
+  }
+
+  override integerDivide(a: Sql, b: Sql): Sql {
+    return sql`FLOOR(${a} / ${b})`;
+  }
+
+  override dayDiff(a: Sql, b: Sql): Sql {
+    return sql`DATEDIFF(${b}, ${a})`;
+  }
+
+  override secondsBetween(a: Sql, b: Sql): Sql {
+    return sql`(TIMESTAMPDIFF(MICROSECOND, ${a}, ${b}) / 1000000.0)`;
+  }
+
+  override addInterval(x: Sql, amount: Sql, unit: IntervalUnit): Sql {
+    if (unit === 'millisecond') return sql`TIMESTAMPADD(MICROSECOND, (${amount}) * 1000, ${x})`;
+    return sql`TIMESTAMPADD(${raw(unit.toUpperCase())}, ${amount}, ${x})`;
+  }
+
+  override truncateTowardZero(x: Sql): Sql {
+    return sql`CAST(TRUNCATE(${x}, 0) AS SIGNED)`;
+  }
+
+  override parseDatetime(s: Sql): Sql {
+    return sql`CAST(${s} AS DATETIME(6))`;
+  }
+}
+
+export const mysqlDialect = new MysqlDialect();

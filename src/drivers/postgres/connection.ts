@@ -1,0 +1,185 @@
+// A pool of connections to one PostgreSQL database. Results stream through a server-side cursor (pg-cursor), so
+// memory stays bounded; a statement is cancelled with pg_cancel_backend from a separate short-lived connection.
+
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
+import { connectionFailed } from '../shared/connect-errors.js';
+import { schemaFilter } from '../shared/schema-filters.js';
+import { flag, num, str } from '../shared/details.js';
+import { postgresTypeParsers } from './values.js';
+import { OID_NAMES, postgresBaseType } from './types.js';
+import { introspectPostgres, listPostgresSchemas } from './introspect.js';
+
+const BATCH = 500;
+
+function sslOption(details: ConnectionDetails): pg.ClientConfig['ssl'] {
+  if (!flag(details, 'ssl')) return false;
+  const mode = str(details, 'ssl-mode') ?? 'require';
+  if (mode === 'allow') return false;
+  if (mode === 'verify-ca' || mode === 'verify-full') return { rejectUnauthorized: true };
+  return { rejectUnauthorized: false };
+}
+
+export function postgresClientConfig(details: ConnectionDetails, connectTimeoutMs: number): pg.ClientConfig {
+  return {
+    host: str(details, 'host') ?? 'localhost',
+    port: num(details, 'port') ?? 5432,
+    database: str(details, 'dbname'),
+    user: str(details, 'user'),
+    password: str(details, 'password'),
+    ssl: sslOption(details),
+    connectionTimeoutMillis: connectTimeoutMs,
+    application_name: 'Quarry',
+    types: postgresTypeParsers,
+  };
+}
+
+export class PostgresConnection implements DriverConnection {
+  private readonly pool: pg.Pool;
+  private readonly clientConfig: pg.ClientConfig;
+  private readonly typeNames = new Map<number, { name: string; typtype: string | null }>();
+
+  constructor(
+    private readonly details: ConnectionDetails,
+    private readonly options: OpenOptions,
+  ) {
+    this.clientConfig = postgresClientConfig(details, options.connectTimeoutMs ?? 10_000);
+    this.pool = new pg.Pool({ ...this.clientConfig, max: options.maxConnections, idleTimeoutMillis: 60_000 });
+    this.pool.on('error', () => {}); // an idle client dying surfaces on the next checkout instead of crashing
+  }
+
+  private where() {
+    return { host: this.clientConfig.host, port: this.clientConfig.port };
+  }
+
+  private async checkout(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw connectionFailed(error, this.where());
+    }
+  }
+
+  /** Runs a metadata query to completion (small results only). */
+  async query<T extends unknown[] = unknown[]>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = await this.checkout();
+    try {
+      const result = await client.query({ text: sql, values: params, rowMode: 'array' });
+      return result.rows as T[];
+    } finally {
+      client.release();
+    }
+  }
+
+  async test(): Promise<void> {
+    await this.query('select 1');
+  }
+
+  private async cancelBackend(pid: number): Promise<void> {
+    const canceller = new pg.Client({ ...this.clientConfig, types: undefined });
+    canceller.on('error', () => {});
+    try {
+      await canceller.connect();
+      await canceller.query('select pg_cancel_backend($1)', [pid]);
+    } finally {
+      await canceller.end().catch(() => {});
+    }
+  }
+
+  private async describeColumns(fields: Array<{ name: string; dataTypeID: number }>): Promise<ResultColumn[]> {
+    const unknown = fields.map((f) => f.dataTypeID).filter((oid) => !OID_NAMES[oid] && !this.typeNames.has(oid));
+    if (unknown.length) {
+      const rows = await this.query<[number, string, string]>('select oid::int, typname, typtype from pg_type where oid = any($1)', [unknown]);
+      for (const [oid, name, typtype] of rows) this.typeNames.set(Number(oid), { name, typtype });
+    }
+    return fields.map((f) => {
+      const known = OID_NAMES[f.dataTypeID];
+      const looked = this.typeNames.get(f.dataTypeID);
+      const name = known ?? looked?.name ?? 'unknown';
+      return { name: f.name, databaseType: name, baseType: postgresBaseType(name, looked?.typtype) };
+    });
+  }
+
+  async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
+    const client = await this.checkout();
+    const pid = (client as unknown as { processID: number }).processID;
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
+      this.cancelBackend(pid).catch(() => {});
+    });
+    const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: postgresTypeParsers }));
+    let failed = false;
+    const read = () =>
+      new Promise<{ rows: unknown[][]; fields: Array<{ name: string; dataTypeID: number }> | undefined }>((resolve, reject) => {
+        cursor.read(BATCH, (error, rows, result) => {
+          if (error) reject(error);
+          else resolve({ rows: rows as unknown[][], fields: result?.fields });
+        });
+      });
+    const release = async () => {
+      cancellation.dispose();
+      await cursor.close().catch(() => {
+        failed = true;
+      });
+      client.release(failed || cancellation.error !== null);
+    };
+    let first: Awaited<ReturnType<typeof read>>;
+    try {
+      first = await read();
+    } catch (error) {
+      failed = true;
+      await release();
+      throw cancellation.translate(error);
+    }
+    const columns = first.fields ? await this.describeColumns(first.fields) : [];
+    let pending: unknown[][] | null = first.rows;
+    let exhausted = first.rows.length < BATCH;
+    return batchedRowStream(
+      columns,
+      async () => {
+        if (pending) {
+          const out = pending;
+          pending = null;
+          if (out.length) return out;
+        }
+        if (exhausted) return null;
+        if (cancellation.error) throw cancellation.error;
+        try {
+          const { rows } = await read();
+          if (rows.length < BATCH) exhausted = true;
+          return rows.length ? rows : null;
+        } catch (error) {
+          failed = true;
+          throw cancellation.translate(error);
+        }
+      },
+      release,
+    );
+  }
+
+  async introspect(options?: { schemas?: string[] }): Promise<Introspection> {
+    const keep = schemaFilter(this.details);
+    const wanted = options?.schemas ? new Set(options.schemas) : null;
+    return introspectPostgres(this, (schema) => keep(schema) && (!wanted || wanted.has(schema)));
+  }
+
+  async schemas(): Promise<string[]> {
+    return listPostgresSchemas(this);
+  }
+
+  async version(): Promise<DbmsVersion> {
+    const [[text]] = await this.query<[string]>('show server_version');
+    const version = String(text).split(' ')[0];
+    return { flavor: 'PostgreSQL', version, 'semantic-version': version.split('.').map(Number).filter((n) => !Number.isNaN(n)).slice(0, 2) };
+  }
+
+  async timezone(): Promise<string | null> {
+    const [[zone]] = await this.query<[string]>('show timezone');
+    return zone ?? null;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+}

@@ -1,0 +1,48 @@
+// PostgreSQL's SQL dialect for the MBQL compiler: `$n::type` placeholders and the standard idioms of the base class.
+
+import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField } from '../../query/compile/dialect.js';
+import { sql, raw, type Sql, type ParamType } from '../../query/compile/sql.js';
+
+const TYPES: Record<ParamType, string | null> = {
+  text: 'text',
+  integer: 'bigint',
+  float: 'double precision',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'timestamp',
+  time: 'time',
+  instant: 'timestamptz',
+  unknown: null,
+};
+
+export class PostgresDialect extends SqlDialect {
+  readonly engine = 'postgres';
+  readonly features: ReadonlySet<string> = new Set(BASE_FEATURES);
+
+  protected paramTypeName(type: ParamType): string | null {
+    return TYPES[type];
+  }
+
+  override typedPlaceholder(placeholder: string, type: ParamType): string {
+    const name = TYPES[type];
+    return name ? `${placeholder}::${name}` : placeholder;
+  }
+
+  override truncBasic(x: Sql, unit: BasicTruncUnit): Sql {
+    // date_trunc on a DATE would go through timestamptz (the session zone); a plain timestamp keeps it local.
+    return sql`DATE_TRUNC(${raw(`'${unit}'`)}, CAST(${x} AS TIMESTAMP))`;
+  }
+
+  override extract(x: Sql, field: ExtractField): Sql {
+    if (field === 'millisecond') return sql`MOD(CAST(EXTRACT(MILLISECONDS FROM ${x}) AS INTEGER), 1000)`;
+    if (field === 'second') return sql`CAST(FLOOR(EXTRACT(SECOND FROM ${x})) AS INTEGER)`;
+    return super.extract(x, field);
+  }
+
+  override round(x: Sql): Sql {
+    // ROUND(double) breaks ties to even on most platforms; NUMERIC rounds half away from zero like the others.
+    return sql`CAST(ROUND(CAST(${x} AS NUMERIC)) AS DOUBLE PRECISION)`;
+  }
+}
+
+export const postgresDialect = new PostgresDialect();

@@ -1,0 +1,24 @@
+// PostgreSQL (pg + pg-cursor): pooled, streamed, schema-aware.
+
+import type { Driver } from '../driver.js';
+import { engineDescriptors } from '../engines.js';
+import { checkHost, normalizeWith } from '../shared/details.js';
+import { POSTGRES_DETAILS } from './details.js';
+import { POSTGRES_FEATURES } from './features.js';
+import { PostgresConnection } from './connection.js';
+
+export const postgresDriver: Driver = {
+  engine: 'postgres',
+  descriptor: engineDescriptors().postgres,
+  features: POSTGRES_FEATURES,
+  hasSchemas: true,
+  secretDetails: ['password'],
+  normalizeDetails(details) {
+    const normalized = normalizeWith(POSTGRES_DETAILS, details);
+    normalized.host = checkHost(String(normalized.host));
+    return normalized;
+  },
+  open: (details, options) => new PostgresConnection(details, options),
+  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index) => `$${index}`,
+};

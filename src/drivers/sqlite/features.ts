@@ -1,0 +1,27 @@
+// What the SQLite engine supports, as Metabase feature keywords. The dialect (./dialect.ts, owned by the query
+// engine) must implement each of these; remove a keyword here rather than fake it there.
+export const SQLITE_FEATURES: ReadonlySet<string> = new Set([
+  'basic-aggregations',
+  'expression-aggregations',
+  'expressions',
+  'native-parameters',
+  'nested-queries',
+  'binning',
+  'case-sensitivity-string-filter-options',
+  'left-join',
+  'right-join',
+  'inner-join',
+  'full-join',
+  'foreign-keys',
+  'advanced-math-expressions',
+  'percentile-aggregations',
+  'temporal-extract',
+  'date-arithmetics',
+  'now',
+  'datetime-diff',
+  'window-functions/cumulative',
+  'window-functions/offset',
+  'metadata/key-constraints',
+  'describe-fks',
+  'fingerprint',
+]);

@@ -1,0 +1,20 @@
+// SQLite (better-sqlite3): a local file. Tables have no schema.
+
+import type { Driver } from '../driver.js';
+import { engineDescriptors } from '../engines.js';
+import { normalizeWith } from '../shared/details.js';
+import { SQLITE_DETAILS } from './details.js';
+import { SQLITE_FEATURES } from './features.js';
+import { SqliteConnection } from './connection.js';
+
+export const sqliteDriver: Driver = {
+  engine: 'sqlite',
+  descriptor: engineDescriptors().sqlite,
+  features: SQLITE_FEATURES,
+  hasSchemas: false,
+  secretDetails: [],
+  normalizeDetails: (details) => normalizeWith(SQLITE_DETAILS, details),
+  open: (details, options) => new SqliteConnection(details, options),
+  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: () => '?',
+};
