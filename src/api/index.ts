@@ -13,6 +13,12 @@ import { utilRoutes } from './util.js';
 import { collectionRoutes } from './collection.js';
 import { timelineRoutes } from './timeline.js';
 import { timelineEventRoutes } from './timeline-event.js';
+import { cardRoutes } from './card.js';
+import { revisionRoutes } from './revision.js';
+import { nativeQuerySnippetRoutes } from './native-query-snippet.js';
+import { activityRoutes } from './activity.js';
+import { searchRoutes } from './search.js';
+import { bookmarkRoutes } from './bookmark.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -25,4 +31,10 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   collectionRoutes(r);
   timelineRoutes(r);
   timelineEventRoutes(r);
+  cardRoutes(r);
+  revisionRoutes(r);
+  nativeQuerySnippetRoutes(r);
+  activityRoutes(r);
+  searchRoutes(r);
+  bookmarkRoutes(r);
 }

@@ -10,6 +10,7 @@ import type { Caller } from '../http/caller.js';
 import type { Db } from '../appdb/portable.js';
 import { bool } from '../appdb/portable.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
+import { recordView } from '../activity/views.js';
 import { readableCollection, inOtherUsersPersonalTree } from './collections.js';
 import { childrenLocation, locationIds, parentIdOf } from './locations.js';
 import { canRestoreCollection, canWriteCollection, effectiveLocation } from './json.js';
@@ -297,7 +298,9 @@ export async function collectionItemsFor(ctx: AppContext, caller: Caller, id: nu
     pinnedState: options.pinnedState,
     showDashboardQuestions: options.showDashboardQuestions,
   };
-  return listItems(query, new Set(options.models), options);
+  const result = await listItems(query, new Set(options.models), options);
+  if (!isTrash) await recordView(ctx, caller, 'collection', collection.id);
+  return result;
 }
 
 export async function rootItemsFor(ctx: AppContext, caller: Caller, options: ItemsOptions) {
