@@ -1,13 +1,12 @@
 // Writes the generated sample rows into a database of any of the four engines, with the same tables, keys and
 // values everywhere — so every engine can be tested against identical data. Existing sample tables are dropped
-// first. Uses each engine's own client directly (bulk inserts, DuckDB's appender), not the query drivers.
+// first. Uses each engine's own client directly (bulk inserts, DuckDB's appender), not the query drivers; the
+// clients other than SQLite's are loaded only when used.
 
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import mysql from 'mysql2/promise';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DuckDBInstance, dateValue, timestampValue, type DuckDBAppender } from '@duckdb/node-api';
+import type { DuckDBAppender } from '@duckdb/node-api';
 import { SAMPLE_TABLES, columnType, type SampleColumn, type SampleEngine, type SampleTable } from './schema.js';
 import { generateSample, type SampleRows } from './generate.js';
 import { formatTimestamp } from './time.js';
@@ -79,12 +78,15 @@ export function writeSqliteSample(file: string, rows: SampleRows = generateSampl
         for (const row of rows[table.name]) insert.run(bindRow('sqlite', table, row));
       }
     })();
+    // Statistics give the planner (and sync's estimated row counts) something to go on.
+    db.exec('ANALYZE');
   } finally {
     db.close();
   }
 }
 
 async function loadPostgres(details: SampleLoadDetails, rows: SampleRows): Promise<void> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ host: details.host ?? 'localhost', port: details.port ?? 5432, database: details.dbname, user: details.user, password: details.password });
   await client.connect();
   try {
@@ -118,6 +120,7 @@ async function loadPostgres(details: SampleLoadDetails, rows: SampleRows): Promi
 }
 
 async function loadMysql(details: SampleLoadDetails, rows: SampleRows): Promise<void> {
+  const { default: mysql } = await import('mysql2/promise');
   const connection = await mysql.createConnection({
     host: details.host ?? 'localhost',
     port: details.port ?? 3306,
@@ -144,7 +147,9 @@ async function loadMysql(details: SampleLoadDetails, rows: SampleRows): Promise<
   }
 }
 
-function appendValue(appender: DuckDBAppender, column: SampleColumn, value: unknown): void {
+type DuckdbApi = typeof import('@duckdb/node-api');
+
+function appendValue(duckdb: DuckdbApi, appender: DuckDBAppender, column: SampleColumn, value: unknown): void {
   if (value === null || value === undefined) return appender.appendNull();
   if (column.references) return appender.appendBigInt(BigInt(value as number));
   switch (column.kind) {
@@ -159,9 +164,9 @@ function appendValue(appender: DuckDBAppender, column: SampleColumn, value: unkn
     case 'boolean':
       return appender.appendBoolean(value as boolean);
     case 'timestamp':
-      return appender.appendTimestamp(timestampValue(BigInt(value as number) * 1000n));
+      return appender.appendTimestamp(duckdb.timestampValue(BigInt(value as number) * 1000n));
     case 'date':
-      return appender.appendDate(dateValue(Math.round(Date.parse(`${value as string}T00:00:00Z`) / 86_400_000)));
+      return appender.appendDate(duckdb.dateValue(Math.round(Date.parse(`${value as string}T00:00:00Z`) / 86_400_000)));
     default:
       return appender.appendVarchar(String(value));
   }
@@ -169,7 +174,8 @@ function appendValue(appender: DuckDBAppender, column: SampleColumn, value: unkn
 
 async function loadDuckdb(file: string, rows: SampleRows): Promise<void> {
   mkdirSync(dirname(file), { recursive: true });
-  const instance = await DuckDBInstance.create(file);
+  const duckdb = await import('@duckdb/node-api');
+  const instance = await duckdb.DuckDBInstance.create(file);
   const connection = await instance.connect();
   try {
     for (const table of DROP_ORDER) {
@@ -184,7 +190,7 @@ async function loadDuckdb(file: string, rows: SampleRows): Promise<void> {
       await connection.run(createTableSql('duckdb', table));
       const appender = await connection.createAppender(table.name);
       for (const row of rows[table.name]) {
-        table.columns.forEach((column, i) => appendValue(appender, column, row[i]));
+        table.columns.forEach((column, i) => appendValue(duckdb, appender, column, row[i]));
         appender.endRow();
       }
       appender.closeSync();

@@ -5,7 +5,7 @@ import { engineDescriptors } from '../engines.js';
 import { normalizeWith } from '../shared/details.js';
 import { DUCKDB_DETAILS } from './details.js';
 import { DUCKDB_FEATURES } from './features.js';
-import { DuckdbConnection } from './connection.js';
+import { lazyConnection } from '../shared/lazy-connection.js';
 
 export const duckdbDriver: Driver = {
   engine: 'duckdb',
@@ -14,7 +14,7 @@ export const duckdbDriver: Driver = {
   hasSchemas: true,
   secretDetails: [],
   normalizeDetails: (details) => normalizeWith(DUCKDB_DETAILS, details),
-  open: (details, options) => new DuckdbConnection(details, options),
+  open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).DuckdbConnection(details, options)),
   quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: (index) => `$${index}`,
 };

@@ -5,7 +5,7 @@ import { engineDescriptors } from '../engines.js';
 import { checkHost, normalizeWith } from '../shared/details.js';
 import { MYSQL_DETAILS } from './details.js';
 import { MYSQL_FEATURES } from './features.js';
-import { MysqlConnection } from './connection.js';
+import { lazyConnection } from '../shared/lazy-connection.js';
 
 export const mysqlDriver: Driver = {
   engine: 'mysql',
@@ -18,7 +18,7 @@ export const mysqlDriver: Driver = {
     normalized.host = checkHost(String(normalized.host));
     return normalized;
   },
-  open: (details, options) => new MysqlConnection(details, options),
+  open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).MysqlConnection(details, options)),
   quoteIdentifier: (name) => '`' + name.replace(/`/g, '``') + '`',
   placeholder: () => '?',
 };

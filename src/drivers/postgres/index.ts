@@ -5,7 +5,7 @@ import { engineDescriptors } from '../engines.js';
 import { checkHost, normalizeWith } from '../shared/details.js';
 import { POSTGRES_DETAILS } from './details.js';
 import { POSTGRES_FEATURES } from './features.js';
-import { PostgresConnection } from './connection.js';
+import { lazyConnection } from '../shared/lazy-connection.js';
 
 export const postgresDriver: Driver = {
   engine: 'postgres',
@@ -18,7 +18,7 @@ export const postgresDriver: Driver = {
     normalized.host = checkHost(String(normalized.host));
     return normalized;
   },
-  open: (details, options) => new PostgresConnection(details, options),
+  open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).PostgresConnection(details, options)),
   quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: (index) => `$${index}`,
 };

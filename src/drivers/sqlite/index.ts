@@ -5,7 +5,7 @@ import { engineDescriptors } from '../engines.js';
 import { normalizeWith } from '../shared/details.js';
 import { SQLITE_DETAILS } from './details.js';
 import { SQLITE_FEATURES } from './features.js';
-import { SqliteConnection } from './connection.js';
+import { lazyConnection } from '../shared/lazy-connection.js';
 
 export const sqliteDriver: Driver = {
   engine: 'sqlite',
@@ -14,7 +14,7 @@ export const sqliteDriver: Driver = {
   hasSchemas: false,
   secretDetails: [],
   normalizeDetails: (details) => normalizeWith(SQLITE_DETAILS, details),
-  open: (details, options) => new SqliteConnection(details, options),
+  open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).SqliteConnection(details, options)),
   quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: () => '?',
 };

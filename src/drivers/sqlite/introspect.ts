@@ -20,11 +20,24 @@ interface ForeignKeyInfo {
   to: string | null;
 }
 
+/** Row counts ANALYZE recorded in sqlite_stat1 (the first number of each entry), when the file has them. */
+function estimatedRowCounts(db: Database.Database): Map<string, number> {
+  const counts = new Map<string, number>();
+  const hasStats = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'sqlite_stat1'").get();
+  if (!hasStats) return counts;
+  for (const row of db.prepare('select tbl, stat from sqlite_stat1').all() as Array<{ tbl: string; stat: string | null }>) {
+    const n = Number.parseInt(String(row.stat ?? '').split(' ')[0], 10);
+    if (Number.isFinite(n)) counts.set(row.tbl, Math.max(counts.get(row.tbl) ?? 0, n));
+  }
+  return counts;
+}
+
 export function introspectSqlite(db: Database.Database): Introspection {
   const objects = db
     .prepare("select name, type, sql from sqlite_master where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' order by name")
     .all() as Array<{ name: string; type: string; sql: string | null }>;
   const tableInfo = db.prepare('select * from pragma_table_xinfo(?)');
+  const rowCounts = estimatedRowCounts(db);
   const fkList = db.prepare('select "table", "from", "to" from pragma_foreign_key_list(?)');
   const tables: IntrospectedTable[] = [];
   const foreignKeys: IntrospectedForeignKey[] = [];
@@ -40,7 +53,7 @@ export function introspectSqlite(db: Database.Database): Introspection {
       schema: null,
       name: object.name,
       description: null,
-      estimatedRowCount: null,
+      estimatedRowCount: rowCounts.get(object.name) ?? null,
       fields: columns.map((c, position) => ({
         name: c.name,
         databaseType: c.type || 'BLOB',

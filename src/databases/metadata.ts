@@ -1,0 +1,132 @@
+// Read-only views of a database's synced metadata: the full metadata tree, schemas and their tables, all fields,
+// primary keys, and SQL-editor autocomplete.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { badRequest } from '../http/errors.js';
+import type { FieldRow, TableRow } from './database-row.js';
+import { databaseJson, tableJson } from './json.js';
+import { hydrateFields } from './hydrate.js';
+import { databaseOr404 } from './databases.js';
+import { connectionFor } from './connections.js';
+
+export interface MetadataOptions {
+  includeHidden: boolean;
+  removeInactive: boolean;
+  skipFields: boolean;
+}
+
+async function tablesOf(ctx: AppContext, databaseId: number, includeHidden: boolean): Promise<TableRow[]> {
+  let query = ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', databaseId).where('active', '=', true);
+  if (!includeHidden) query = query.where('visibility_type', 'is', null);
+  const rows = await query.execute();
+  return rows.sort((a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || a.id - b.id);
+}
+
+async function fieldsOf(ctx: AppContext, tableIds: number[], includeHidden: boolean): Promise<FieldRow[]> {
+  if (!tableIds.length) return [];
+  const hidden = includeHidden ? ['retired'] : ['retired', 'sensitive', 'hidden'];
+  return ctx.db
+    .selectFrom('metabase_field')
+    .selectAll()
+    .where('table_id', 'in', tableIds)
+    .where('active', '=', true)
+    .where('visibility_type', 'not in', hidden)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** GET /api/database/:id/metadata: the database with its tables, their fields and list values. */
+export async function databaseMetadata(ctx: AppContext, caller: Caller, id: number, options: MetadataOptions) {
+  const row = await databaseOr404(ctx, id);
+  const json = databaseJson(ctx, row, caller);
+  const tables = await tablesOf(ctx, id, options.includeHidden);
+  const tablesJson = tables.map(tableJson);
+  if (!options.skipFields) {
+    const fields = await fieldsOf(ctx, tables.map((t) => t.id), options.includeHidden);
+    const hydrated = await hydrateFields(ctx, fields, { target: true, dimensions: true, nameField: true, values: true });
+    for (const t of tablesJson) {
+      t.fields = hydrated.filter((f) => f.table_id === t.id);
+      t.segments = [];
+      t.metrics = [];
+    }
+  }
+  json.tables = tablesJson;
+  return json;
+}
+
+/** Schema names shown for a database: a table without a schema counts as the schema "". */
+export async function listSchemas(ctx: AppContext, id: number, includeHidden: boolean): Promise<string[]> {
+  await databaseOr404(ctx, id);
+  const tables = await tablesOf(ctx, id, includeHidden);
+  return [...new Set(tables.map((t) => t.schema ?? ''))].sort();
+}
+
+export async function schemaTables(ctx: AppContext, id: number, schema: string, includeHidden: boolean) {
+  await databaseOr404(ctx, id);
+  const tables = await tablesOf(ctx, id, includeHidden);
+  return tables.filter((t) => (t.schema ?? '') === schema).map(tableJson);
+}
+
+export async function syncableSchemas(ctx: AppContext, id: number): Promise<string[]> {
+  const { connection } = await connectionFor(ctx, id);
+  return (await connection.schemas()).sort();
+}
+
+export async function databaseFields(ctx: AppContext, id: number) {
+  await databaseOr404(ctx, id);
+  const rows = await ctx.db
+    .selectFrom('metabase_field as f')
+    .innerJoin('metabase_table as t', 't.id', 'f.table_id')
+    .select(['f.id', 'f.name', 'f.display_name', 'f.base_type', 'f.semantic_type', 't.name as table_name', 't.schema'])
+    .where('t.db_id', '=', id)
+    .where('t.active', '=', true)
+    .where('f.active', '=', true)
+    .where('f.visibility_type', '!=', 'retired')
+    .orderBy('t.name')
+    .orderBy('f.name')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, display_name: r.display_name, base_type: r.base_type, semantic_type: r.semantic_type, table_name: r.table_name, schema: r.schema }));
+}
+
+export async function idFields(ctx: AppContext, id: number) {
+  await databaseOr404(ctx, id);
+  const tables = await tablesOf(ctx, id, false);
+  if (!tables.length) return [];
+  const fields = await ctx.db
+    .selectFrom('metabase_field')
+    .selectAll()
+    .where('table_id', 'in', tables.map((t) => t.id))
+    .where('active', '=', true)
+    .where('semantic_type', '=', 'type/PK')
+    .where('visibility_type', 'not in', ['retired', 'sensitive'])
+    .execute();
+  const hydrated = await hydrateFields(ctx, fields, { table: true, tables: new Map(tables.map((t) => [t.id, t])) });
+  return hydrated.sort((a, b) => String((a.table as { name: string }).name).localeCompare(String((b.table as { name: string }).name)));
+}
+
+const AUTOCOMPLETE_LIMIT = 50;
+
+/**
+ * GET /api/database/:id/autocomplete_suggestions: tables as [name, "Table"], fields as
+ * [name, "TABLE :type/Base :type/Semantic"] (keywords printed the Clojure way), matching a prefix or (when given) a substring.
+ */
+export async function autocomplete(ctx: AppContext, id: number, prefix: string | null, substring: string | null): Promise<string[][]> {
+  if (!prefix && !substring) throw badRequest('Either prefix or substring is required');
+  await databaseOr404(ctx, id);
+  const needle = (substring ?? prefix ?? '').toLowerCase();
+  const matches = (name: string) => (substring ? name.toLowerCase().includes(needle) : name.toLowerCase().startsWith(needle));
+  const tables = (await tablesOf(ctx, id, false)).filter((t) => matches(t.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const allTables = await tablesOf(ctx, id, false);
+  const tableName = new Map(allTables.map((t) => [t.id, t.name]));
+  const fields = (await fieldsOf(ctx, allTables.map((t) => t.id), false))
+    .filter((f) => matches(f.name))
+    .sort((a, b) => a.name.localeCompare(b.name) || (tableName.get(a.table_id) ?? '').localeCompare(tableName.get(b.table_id) ?? ''));
+  const out: string[][] = tables.map((t) => [t.name, 'Table']);
+  for (const f of fields) {
+    out.push([f.name, `${tableName.get(f.table_id)} :${f.base_type}${f.semantic_type ? ` :${f.semantic_type}` : ''}`]);
+  }
+  return out.slice(0, AUTOCOMPLETE_LIMIT);
+}
+

@@ -1,0 +1,192 @@
+// Tables: reading and editing their metadata, the query-builder view of a table (query_metadata), foreign keys
+// pointing at it, related tables, field order, and per-table value maintenance.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { nowIso } from '../appdb/portable.js';
+import type { FieldRow, TableRow } from './database-row.js';
+import { databaseJson, fieldJson, tableJson } from './json.js';
+import { hydrateFields } from './hydrate.js';
+import { DIMENSION_OPTIONS, withDimensionOptions } from './dimension-options.js';
+import { deleteFieldValues } from './field-values.js';
+
+export async function tableOr404(ctx: AppContext, id: number): Promise<TableRow> {
+  const row = await ctx.db.selectFrom('metabase_table').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+async function databasesById(ctx: AppContext, ids: number[], caller: Caller) {
+  if (!ids.length) return new Map<number, Record<string, unknown>>();
+  const rows = await ctx.db.selectFrom('metabase_database').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, databaseJson(ctx, r, caller)]));
+}
+
+/** GET /api/table: every active table, with its database. */
+export async function listTables(ctx: AppContext, caller: Caller) {
+  const rows = await ctx.db.selectFrom('metabase_table').selectAll().where('active', '=', true).orderBy('name').orderBy('id').execute();
+  const dbs = await databasesById(ctx, rows.map((r) => r.db_id), caller);
+  return rows.map((r) => ({ ...tableJson(r), db: dbs.get(r.db_id) ?? null }));
+}
+
+export async function getTable(ctx: AppContext, caller: Caller, id: number) {
+  const row = await tableOr404(ctx, id);
+  const dbs = await databasesById(ctx, [row.db_id], caller);
+  const pk = await ctx.db.selectFrom('metabase_field').select('id').where('table_id', '=', id).where('semantic_type', '=', 'type/PK').where('active', '=', true).orderBy('database_position').executeTakeFirst();
+  return { ...tableJson(row), db: dbs.get(row.db_id) ?? null, pk_field: pk?.id ?? null };
+}
+
+export interface TableInput {
+  display_name?: string | null;
+  description?: string | null;
+  visibility_type?: string | null;
+  entity_type?: string | null;
+  field_order?: string | null;
+  caveats?: string | null;
+  points_of_interest?: string | null;
+  show_in_getting_started?: boolean | null;
+}
+
+const EDITABLE = ['display_name', 'description', 'visibility_type', 'entity_type', 'field_order', 'caveats', 'points_of_interest', 'show_in_getting_started'] as const;
+
+export async function updateTables(ctx: AppContext, ids: number[], input: TableInput, present: Set<string>): Promise<void> {
+  const changes: Record<string, unknown> = {};
+  for (const key of EDITABLE) if (present.has(key)) changes[key] = input[key] ?? null;
+  if ('display_name' in changes && !changes.display_name) throw badRequest();
+  if ('field_order' in changes && !changes.field_order) delete changes.field_order;
+  if ('show_in_getting_started' in changes) changes.show_in_getting_started = Boolean(changes.show_in_getting_started);
+  for (const id of ids) await tableOr404(ctx, id);
+  if (!Object.keys(changes).length) return;
+  await ctx.db.updateTable('metabase_table').set({ ...changes, updated_at: nowIso() }).where('id', 'in', ids).execute();
+}
+
+function orderFields(fields: FieldRow[], order: string): FieldRow[] {
+  const copy = [...fields];
+  switch (order) {
+    case 'alphabetical':
+      return copy.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+    case 'custom':
+      return copy.sort((a, b) => a.custom_position - b.custom_position || a.database_position - b.database_position);
+    case 'smart': {
+      const rank = (f: FieldRow) => (f.semantic_type === 'type/PK' ? 0 : f.semantic_type === 'type/Name' ? 1 : 2);
+      return copy.sort((a, b) => rank(a) - rank(b) || a.database_position - b.database_position);
+    }
+    default:
+      return copy.sort((a, b) => a.database_position - b.database_position || a.id - b.id);
+  }
+}
+
+export interface QueryMetadataOptions {
+  includeSensitive: boolean;
+  includeHidden: boolean;
+}
+
+/** GET /api/table/:id/query_metadata: the table as the query builder needs it. */
+export async function queryMetadata(ctx: AppContext, caller: Caller, id: number, options: QueryMetadataOptions) {
+  const table = await tableOr404(ctx, id);
+  const excluded = ['retired'];
+  if (!options.includeSensitive) excluded.push('sensitive');
+  if (!options.includeHidden) excluded.push('hidden');
+  const rows = await ctx.db
+    .selectFrom('metabase_field')
+    .selectAll()
+    .where('table_id', '=', id)
+    .where('active', '=', true)
+    .where('visibility_type', 'not in', excluded)
+    .execute();
+  const ordered = orderFields(rows, table.field_order);
+  const fields = (await hydrateFields(ctx, ordered, { target: true, dimensions: true, nameField: true, values: false })).map(withDimensionOptions);
+  // `target` carries its table, as the query builder follows FKs with it.
+  const targetTableIds = fields.map((f) => (f.target as { table_id?: number } | null)?.table_id).filter((x): x is number => typeof x === 'number');
+  const targetTables = targetTableIds.length ? await ctx.db.selectFrom('metabase_table').selectAll().where('id', 'in', [...new Set(targetTableIds)]).execute() : [];
+  const tablesById = new Map(targetTableIds.length ? targetTables.map((t) => [t.id, tableJson(t)]) : []);
+  for (const f of fields) {
+    const target = f.target as Record<string, unknown> | null;
+    if (target) target.table = tablesById.get(target.table_id as number) ?? null;
+  }
+  const dbs = await databasesById(ctx, [table.db_id], caller);
+  return {
+    ...tableJson(table),
+    db: dbs.get(table.db_id) ?? null,
+    fields,
+    fks: await foreignKeysInto(ctx, id),
+    segments: [],
+    metrics: [],
+    dimension_options: DIMENSION_OPTIONS,
+  };
+}
+
+/** GET /api/table/:id/fks: fields elsewhere that point at this table's fields. */
+export async function foreignKeysInto(ctx: AppContext, id: number) {
+  const own = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
+  if (!own.length) return [];
+  const origins = await ctx.db
+    .selectFrom('metabase_field')
+    .selectAll()
+    .where('fk_target_field_id', 'in', own.map((f) => f.id))
+    .where('active', '=', true)
+    .where('semantic_type', '=', 'type/FK')
+    .orderBy('id')
+    .execute();
+  if (!origins.length) return [];
+  const originJson = await hydrateFields(ctx, origins, { table: true });
+  const byId = new Map(own.map((f) => [f.id, f]));
+  const destinationTable = await tableOr404(ctx, id);
+  return origins.map((o, i) => ({
+    origin_id: o.id,
+    origin: originJson[i],
+    destination_id: o.fk_target_field_id,
+    destination: { ...fieldJson(byId.get(o.fk_target_field_id!)!), table: tableJson(destinationTable) },
+    relationship: 'Mt1',
+  }));
+}
+
+/** GET /api/table/:id/related: tables linked by foreign keys either way, and the table's neighbours. */
+export async function relatedToTable(ctx: AppContext, id: number) {
+  const table = await tableOr404(ctx, id);
+  const fields = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
+  const targetIds = fields.map((f) => f.fk_target_field_id).filter((x): x is number => x !== null);
+  const linkingToIds = targetIds.length
+    ? (await ctx.db.selectFrom('metabase_field').select('table_id').where('id', 'in', targetIds).execute()).map((r) => r.table_id)
+    : [];
+  const linkedFromIds = fields.length
+    ? (await ctx.db.selectFrom('metabase_field').select('table_id').where('fk_target_field_id', 'in', fields.map((f) => f.id)).where('active', '=', true).execute()).map((r) => r.table_id)
+    : [];
+  const siblings = await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', table.db_id).where('active', '=', true).where('visibility_type', 'is', null).orderBy('name').execute();
+  const pick = (ids: number[]) => siblings.filter((t) => ids.includes(t.id) && t.id !== id).map(tableJson);
+  const linked = new Set([...linkingToIds, ...linkedFromIds]);
+  return {
+    table: tableJson(table),
+    segments: [],
+    metrics: [],
+    'linking-to': pick(linkingToIds),
+    'linked-from': pick(linkedFromIds),
+    tables: siblings.filter((t) => t.id !== id && !linked.has(t.id) && t.schema === table.schema).slice(0, 5).map(tableJson),
+    cards: [],
+  };
+}
+
+/** PUT /api/table/:id/fields/order: the field ids in their new order (all active fields of the table). */
+export async function reorderFields(ctx: AppContext, id: number, fieldIds: number[]) {
+  await tableOr404(ctx, id);
+  const fields = await ctx.db.selectFrom('metabase_field').select(['id']).where('table_id', '=', id).where('active', '=', true).where('parent_id', 'is', null).execute();
+  const own = new Set(fields.map((f) => f.id));
+  if (fieldIds.length !== own.size || !fieldIds.every((f) => own.has(f)) || new Set(fieldIds).size !== fieldIds.length) {
+    throw badRequest('Invalid field order: the list must contain every field of the table exactly once.');
+  }
+  const now = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const [position, fieldId] of fieldIds.entries()) {
+      await trx.updateTable('metabase_field').set({ custom_position: position, position, updated_at: now }).where('id', '=', fieldId).execute();
+    }
+    await trx.updateTable('metabase_table').set({ field_order: 'custom', updated_at: now }).where('id', '=', id).execute();
+  });
+  return { success: true };
+}
+
+export async function discardTableValues(ctx: AppContext, id: number): Promise<void> {
+  await tableOr404(ctx, id);
+  const fields = await ctx.db.selectFrom('metabase_field').select('id').where('table_id', '=', id).execute();
+  await deleteFieldValues(ctx.db, fields.map((f) => f.id));
+}

@@ -1,0 +1,142 @@
+// Installing the Sample Database: the SQLite file beside the app DB (generated when missing, in about a second),
+// the `is_sample` database row pointing at it (opened read-only), and its sync. Used at start-up on a new install
+// and by POST /api/database/sample_database (admin, idempotent: re-points the existing row).
+
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../context.js';
+import { defineSetting } from '../settings/definition.js';
+import { insertReturningId, nowIso } from '../appdb/portable.js';
+import { newEntityId } from '../util/entity-id.js';
+import { hasUserSetup } from '../users/setup-state.js';
+import type { DatabaseRow } from '../databases/database-row.js';
+import { readDetails, writeDetails } from '../databases/details.js';
+import { closeConnection, loadDatabaseRow } from '../databases/connections.js';
+import { runSync } from '../sync/runner.js';
+import { writeSqliteSample } from './load.js';
+import { SAMPLE_CAVEATS, SAMPLE_DESCRIPTION, SAMPLE_POINTS_OF_INTEREST, applySampleMetadata } from './metadata.js';
+
+export const SAMPLE_FILE_NAME = 'sample-database.sqlite';
+export const SAMPLE_NAME = 'Sample Database';
+
+defineSetting({
+  key: 'has-sample-database?',
+  type: 'boolean',
+  visibility: 'authenticated',
+  description: 'Whether this instance has a Sample Database database',
+  readOnly: true,
+  getter: async (ctx) => Boolean(await findSampleDatabase(ctx)),
+});
+
+export function sampleFilePath(ctx: AppContext): string {
+  return join(ctx.config.dataDir, SAMPLE_FILE_NAME);
+}
+
+/** Writes the sample file if it is missing (to a temporary name first, so a crash never leaves half a file). */
+export function ensureSampleFile(ctx: AppContext): string {
+  const file = sampleFilePath(ctx);
+  if (existsSync(file)) return file;
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeSqliteSample(temporary);
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return file;
+}
+
+export async function findSampleDatabase(ctx: AppContext): Promise<DatabaseRow | undefined> {
+  return ctx.db.selectFrom('metabase_database').selectAll().where('is_sample', '=', true).orderBy('id').executeTakeFirst();
+}
+
+function sampleDetails(file: string) {
+  return { db: file, 'read-only': true };
+}
+
+/** Creates the sample database row, or points the existing one at the (possibly regenerated) file. */
+async function registerSample(ctx: AppContext, file: string): Promise<{ id: number; created: boolean }> {
+  const now = nowIso();
+  const existing = await findSampleDatabase(ctx);
+  const details = writeDetails(ctx, sampleDetails(file));
+  if (existing) {
+    let current: unknown = null;
+    try {
+      current = readDetails(ctx, existing.details).db;
+    } catch {
+      current = null;
+    }
+    if (existing.engine === 'sqlite' && current === file) return { id: existing.id, created: false };
+    await ctx.db.updateTable('metabase_database').set({ engine: 'sqlite', details, updated_at: now }).where('id', '=', existing.id).execute();
+    await closeConnection(ctx, existing.id);
+    return { id: existing.id, created: false };
+  }
+  const minute = Math.floor(Math.random() * 60);
+  const id = await insertReturningId(ctx.db, ctx.dialect, 'metabase_database', {
+    entity_id: newEntityId(),
+    name: SAMPLE_NAME,
+    description: SAMPLE_DESCRIPTION,
+    engine: 'sqlite',
+    details,
+    is_sample: true,
+    is_full_sync: true,
+    is_on_demand: false,
+    is_audit: false,
+    auto_run_queries: true,
+    refingerprint: null,
+    cache_ttl: null,
+    metadata_sync_schedule: `0 ${minute} * * * ? *`,
+    cache_field_values_schedule: `0 ${minute} 0 * * ? *`,
+    timezone: 'UTC',
+    dbms_version: null,
+    initial_sync_status: 'incomplete',
+    settings: null,
+    caveats: SAMPLE_CAVEATS,
+    points_of_interest: SAMPLE_POINTS_OF_INTEREST,
+    creator_id: null,
+    uploads_enabled: false,
+    uploads_schema_name: null,
+    uploads_table_prefix: null,
+    created_at: now,
+    updated_at: now,
+  });
+  return { id, created: true };
+}
+
+async function syncSample(ctx: AppContext, id: number): Promise<void> {
+  await runSync(ctx, id, 'full');
+  await applySampleMetadata(ctx, id);
+}
+
+/**
+ * POST /api/database/sample_database: (re)creates the file if needed, registers or re-points the database and
+ * syncs it before answering.
+ */
+export async function restoreSampleDatabase(ctx: AppContext): Promise<DatabaseRow> {
+  const file = ensureSampleFile(ctx);
+  const { id } = await registerSample(ctx, file);
+  await syncSample(ctx, id);
+  return (await loadDatabaseRow(ctx, id))!;
+}
+
+/**
+ * At start-up: on a new install (no user yet, no sample yet) install the sample database and sync it in the
+ * background; on later starts only re-point an existing sample database at this data directory's file.
+ * Failures are logged, never fatal.
+ */
+export async function loadSampleAtStartup(ctx: AppContext): Promise<void> {
+  try {
+    const existing = await findSampleDatabase(ctx);
+    if (existing) {
+      const file = ensureSampleFile(ctx);
+      await registerSample(ctx, file);
+      return;
+    }
+    if (!ctx.config.loadSampleContent || (await hasUserSetup(ctx))) return;
+    const file = ensureSampleFile(ctx);
+    const { id } = await registerSample(ctx, file);
+    syncSample(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'));
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'installing the sample database failed');
+  }
+}

@@ -1,0 +1,72 @@
+// Runs syncs in the background so no request waits for one. Per database, requests are queued one after the
+// other (a sync asked for while one runs happens right after it, once); everything stops when the server closes.
+
+import type { AppContext } from '../context.js';
+import { syncDatabase, type SyncKind, type SyncOutcome } from './sync-database.js';
+
+interface Runner {
+  abort: AbortController;
+  /** Per database: the sync in progress (a chain of queued ones). */
+  chains: Map<number, Promise<unknown>>;
+  /** Per database: kinds queued behind the running one, so repeated triggers collapse into one run. */
+  queued: Map<number, Map<SyncKind, Promise<SyncOutcome>>>;
+  running: Set<Promise<unknown>>;
+}
+
+const runners = new WeakMap<AppContext, Runner>();
+
+function runnerOf(ctx: AppContext): Runner {
+  let runner = runners.get(ctx);
+  if (!runner) {
+    const created: Runner = { abort: new AbortController(), chains: new Map(), queued: new Map(), running: new Set() };
+    runner = created;
+    runners.set(ctx, created);
+    ctx.onClose.push(async () => {
+      created.abort.abort();
+      await Promise.allSettled([...created.running]);
+    });
+  }
+  return runner;
+}
+
+/** Queues a sync of the database and returns when it has run (never rejects). */
+export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Promise<SyncOutcome> {
+  const runner = runnerOf(ctx);
+  if (runner.abort.signal.aborted) return Promise.resolve('failed');
+  let queued = runner.queued.get(databaseId);
+  if (!queued) {
+    queued = new Map();
+    runner.queued.set(databaseId, queued);
+  }
+  const already = queued.get(kind) ?? (kind !== 'full' ? queued.get('full') : undefined);
+  if (already) return already;
+  const previous = runner.chains.get(databaseId) ?? Promise.resolve();
+  const queue = queued;
+  const job: Promise<SyncOutcome> = previous.then(async () => {
+    queue.delete(kind);
+    if (runner.abort.signal.aborted) return 'failed' as const;
+    return syncDatabase(ctx, databaseId, kind, runner.abort.signal).catch((error) => {
+      ctx.log.warn({ err: error, db: databaseId }, 'sync crashed');
+      return 'failed' as const;
+    });
+  });
+  queue.set(kind, job);
+  runner.chains.set(databaseId, job);
+  runner.running.add(job);
+  job.finally(() => {
+    runner.running.delete(job);
+    if (runner.chains.get(databaseId) === job) runner.chains.delete(databaseId);
+  });
+  return job;
+}
+
+/** Starts a sync in the background (fire and forget). */
+export function triggerSync(ctx: AppContext, databaseId: number, kind: SyncKind): void {
+  void runSync(ctx, databaseId, kind);
+}
+
+/** Waits until every queued sync of this server has finished (for tests and orderly shutdown). */
+export async function idleSyncs(ctx: AppContext): Promise<void> {
+  const runner = runnerOf(ctx);
+  while (runner.running.size) await Promise.allSettled([...runner.running]);
+}

@@ -1,0 +1,59 @@
+// One sync of one database: metadata (tables, fields, keys), then analysis (fingerprints, classification), then
+// field values — or just one of those steps. It runs only while this instance holds the database's sync lease, so
+// two instances never sync the same database at once. The first complete sync moves initial_sync_status from
+// "incomplete" to "complete" (or "aborted" when it fails).
+
+import type { AppContext } from '../context.js';
+import { withLease } from '../tasks/lease.js';
+import { connectionFor, loadDatabaseRow } from '../databases/connections.js';
+import { bool, nowIso } from '../appdb/portable.js';
+import { syncMetadata } from './sync-metadata.js';
+import { analyzeDatabase } from './analyze.js';
+import { scanFieldValues } from './field-values.js';
+
+/** full: everything; schema: metadata + analysis; values: field values only; analyze: fingerprints only. */
+export type SyncKind = 'full' | 'schema' | 'values' | 'analyze';
+
+export type SyncOutcome = 'done' | 'busy' | 'missing' | 'failed';
+
+const LEASE_TTL_MS = 2 * 60_000;
+
+export function syncLeaseKey(databaseId: number): string {
+  return `sync:database:${databaseId}`;
+}
+
+async function markInitialStatus(ctx: AppContext, databaseId: number, status: 'complete' | 'aborted'): Promise<void> {
+  await ctx.db
+    .updateTable('metabase_database')
+    .set({ initial_sync_status: status, updated_at: nowIso() })
+    .where('id', '=', databaseId)
+    .where('initial_sync_status', '=', 'incomplete')
+    .execute();
+  if (status === 'complete') {
+    await ctx.db.updateTable('metabase_table').set({ initial_sync_status: 'complete' }).where('db_id', '=', databaseId).where('initial_sync_status', '!=', 'complete').execute();
+  }
+}
+
+export async function syncDatabase(ctx: AppContext, databaseId: number, kind: SyncKind, signal?: AbortSignal): Promise<SyncOutcome> {
+  const row = await loadDatabaseRow(ctx, databaseId);
+  if (!row) return 'missing';
+  const result = await withLease(ctx, syncLeaseKey(databaseId), LEASE_TTL_MS, async (): Promise<SyncOutcome> => {
+    const started = Date.now();
+    try {
+      const open = await connectionFor(ctx, databaseId);
+      if (kind === 'full' || kind === 'schema') await syncMetadata(ctx, open, signal);
+      const fullSync = bool(open.database.is_full_sync) || kind === 'schema';
+      if ((kind === 'full' && fullSync) || kind === 'schema' || kind === 'analyze') await analyzeDatabase(ctx, open, { signal });
+      if ((kind === 'full' && fullSync) || kind === 'values') await scanFieldValues(ctx, open, { signal });
+      if (kind === 'full' || kind === 'schema') await markInitialStatus(ctx, databaseId, 'complete');
+      ctx.log.info({ db: databaseId, kind, ms: Date.now() - started }, 'database sync finished');
+      return 'done';
+    } catch (error) {
+      if (signal?.aborted) return 'failed';
+      ctx.log.warn({ err: error, db: databaseId, kind }, 'database sync failed');
+      if (kind === 'full' || kind === 'schema') await markInitialStatus(ctx, databaseId, 'aborted').catch(() => {});
+      return 'failed';
+    }
+  });
+  return result.ran ? result.value : 'busy';
+}
