@@ -19,6 +19,10 @@ import { nativeQuerySnippetRoutes } from './native-query-snippet.js';
 import { activityRoutes } from './activity.js';
 import { searchRoutes } from './search.js';
 import { bookmarkRoutes } from './bookmark.js';
+import { databaseRoutes } from './database.js';
+import { fieldRoutes } from './field.js';
+import { tableRoutes } from './table.js';
+import { startDatabaseServices } from '../databases/startup.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -37,4 +41,9 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   activityRoutes(r);
   searchRoutes(r);
   bookmarkRoutes(r);
+  databaseRoutes(r);
+  fieldRoutes(r);
+  tableRoutes(r);
+  // Installs the sample database on a new install and starts the sync schedules.
+  await startDatabaseServices(_ctx);
 }
