@@ -11,8 +11,9 @@ export type SampleRows = Record<string, Row[]>;
 
 let cached: SampleRows | null = null;
 
-export function generateSample(seed = SAMPLE_SEED): SampleRows {
-  if (seed === SAMPLE_SEED && cached) return cached;
+export function generateSample(seed = SAMPLE_SEED, options: { cache?: boolean } = {}): SampleRows {
+  const useCache = seed === SAMPLE_SEED && options.cache !== false;
+  if (useCache && cached) return cached;
   const rng = new Prng(seed);
   const shop = generateEcommerce(rng);
   const pies = generatePiespace(rng);
@@ -26,6 +27,6 @@ export function generateSample(seed = SAMPLE_SEED): SampleRows {
     FEEDBACK: pies.feedback,
     INVOICES: pies.invoices,
   };
-  if (seed === SAMPLE_SEED) cached = rows;
+  if (useCache) cached = rows;
   return rows;
 }

@@ -25,48 +25,40 @@ interface FieldPacket {
   columnLength?: number;
 }
 
-type CastField = Parameters<Extract<NonNullable<PoolOptions['typeCast']>, (...args: any[]) => any>>[0];
+/** How to turn one column's raw mysql2 values into the row conventions, from its protocol type. */
+type Converter = (value: unknown) => unknown;
 
-function typeCast(field: CastField, next: () => unknown): unknown {
-  switch (field.type) {
-    case 'LONGLONG': {
-      const text = field.string();
-      return text === null ? null : integerValue(text);
-    }
+function converterFor(field: FieldPacket): Converter {
+  const type = TYPE_NAMES[field.columnType ?? field.type ?? -1] ?? 'UNKNOWN';
+  const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+  switch (type) {
+    case 'LONGLONG':
+      return (v) => integerValue(typeof v === 'number' ? v : text(v));
     case 'DECIMAL':
-    case 'NEWDECIMAL': {
-      const text = field.string();
-      return text === null ? null : decimalValue(text);
-    }
+    case 'NEWDECIMAL':
+      return (v) => decimalValue(text(v));
     case 'TINY':
-      if (field.length === 1) {
-        const text = field.string();
-        return text === null ? null : text !== '0';
-      }
-      return next();
-    case 'BIT': {
-      const buffer = field.buffer();
-      if (buffer === null) return null;
-      return field.length === 1 ? buffer[0] === 1 : integerValue(BigInt('0x' + (buffer.toString('hex') || '0')));
-    }
+      return field.columnLength === 1 ? (v) => Number(v) !== 0 : (v) => v;
+    case 'BIT':
+      return (v) => {
+        const buffer = Buffer.isBuffer(v) ? v : Buffer.from([Number(v)]);
+        return field.columnLength === 1 ? buffer[buffer.length - 1] === 1 : integerValue(BigInt('0x' + (buffer.toString('hex') || '0')));
+      };
     case 'DATETIME':
-    case 'DATETIME2': {
-      const text = field.string();
-      return text === null ? null : localTimestamp(text);
-    }
+    case 'DATETIME2':
+      return (v) => localTimestamp(text(v));
     case 'TIMESTAMP':
-    case 'TIMESTAMP2': {
-      const text = field.string();
-      return text === null ? null : localTimestamp(text) + 'Z';
-    }
+    case 'TIMESTAMP2':
+      return (v) => localTimestamp(text(v)) + 'Z';
     case 'DATE':
     case 'NEWDATE':
     case 'TIME':
     case 'TIME2':
+      return text;
     case 'JSON':
-      return field.string();
+      return (v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : JSON.stringify(v));
     default:
-      return next();
+      return (v) => (Buffer.isBuffer(v) ? (field.characterSet === BINARY_CHARSET ? base64(v) : v.toString('utf8')) : finishValue(v));
   }
 }
 
@@ -94,7 +86,7 @@ export function mysqlPoolOptions(details: ConnectionDetails, connectTimeoutMs: n
     dateStrings: true,
     multipleStatements: false,
     flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
-    typeCast: typeCast as PoolOptions['typeCast'],
+    maxPreparedStatements: 256,
     idleTimeout: 60_000,
     maxIdle: Math.min(maxConnections, 4),
   };
@@ -130,7 +122,11 @@ export class MysqlConnection implements DriverConnection {
     const connection = await this.checkout();
     try {
       return await new Promise<T[]>((resolve, reject) => {
-        connection.query({ sql, values: params, rowsAsArray: true }, (error, rows) => (error ? reject(error) : resolve((rows as unknown[][]).map((r) => r.map(finishValue)) as T[])));
+        connection.query({ sql, values: params, rowsAsArray: true }, (error, rows, fields) => {
+          if (error) return reject(error);
+          const converters = ((fields ?? []) as FieldPacket[]).map(converterFor);
+          resolve((rows as unknown[][]).map((r) => r.map((v, i) => (v === null || v === undefined ? null : (converters[i] ?? finishValue)(v)))) as T[]);
+        });
       });
     } finally {
       connection.release();
@@ -141,8 +137,14 @@ export class MysqlConnection implements DriverConnection {
     await this.query('select 1');
   }
 
+  /** Statements the server can't prepare (SHOW, administrative commands) go through the text protocol. */
+  private preparable(sql: string): boolean {
+    const first = /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*|#[^\n]*\n\s*)*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase();
+    return first === 'SELECT' || first === 'WITH' || first === 'INSERT' || first === 'UPDATE' || first === 'DELETE' || first === 'REPLACE';
+  }
+
   private async killQuery(threadId: number): Promise<void> {
-    const killer = mysql.createConnection({ ...this.poolOptions, typeCast: undefined });
+    const killer = mysql.createConnection({ ...this.poolOptions });
     killer.on('error', () => {});
     await new Promise<void>((resolve) => killer.query(`KILL QUERY ${Number(threadId)}`, () => resolve()));
     killer.destroy();
@@ -154,8 +156,10 @@ export class MysqlConnection implements DriverConnection {
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
       this.killQuery(threadId).catch(() => {});
     });
-    const bound = params.map((p) => (p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : p));
-    const query = connection.query({ sql, values: bound, rowsAsArray: true });
+    const bound = params.map((p) => (p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : p === undefined ? null : p));
+    // The binary protocol (prepared statements) returns doubles exactly; MariaDB's text protocol can round their
+    // last digit. Statements MySQL can't prepare run as plain queries.
+    const query = this.preparable(sql) ? connection.execute({ sql, values: bound, rowsAsArray: true }) : connection.query({ sql, values: bound, rowsAsArray: true });
     const stream = query.stream({ highWaterMark: BATCH });
     let failed = false;
     const fieldsReady = new Promise<FieldPacket[]>((resolve, reject) => {
@@ -181,6 +185,7 @@ export class MysqlConnection implements DriverConnection {
       await release();
       throw cancellation.translate(error);
     }
+    const converters = fields.map(converterFor);
     const columns: ResultColumn[] = fields.map((f) => {
       const typeName = TYPE_NAMES[f.columnType ?? f.type ?? -1] ?? 'UNKNOWN';
       const [databaseType, baseType] = mysqlResultType(typeName, f.columnLength ?? 0, f.characterSet === BINARY_CHARSET);
@@ -200,7 +205,7 @@ export class MysqlConnection implements DriverConnection {
               done = true;
               break;
             }
-            rows.push(next.value.map(finishValue));
+            rows.push(next.value.map((v, i) => (v === null || v === undefined ? null : converters[i](v))));
           }
         } catch (error) {
           failed = true;
