@@ -22,6 +22,7 @@ import { bookmarkRoutes } from './bookmark.js';
 import { databaseRoutes } from './database.js';
 import { fieldRoutes } from './field.js';
 import { tableRoutes } from './table.js';
+import { datasetRoutes } from './dataset.js';
 import { startDatabaseServices } from '../databases/startup.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
@@ -44,6 +45,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   databaseRoutes(r);
   fieldRoutes(r);
   tableRoutes(r);
+  datasetRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
 }

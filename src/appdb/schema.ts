@@ -12,8 +12,11 @@ import type { SnippetTables } from '../snippets/tables.js';
 import type { TimelineTables } from '../timelines/tables.js';
 import type { ActivityTables } from '../activity/tables.js';
 import type { BookmarkTables } from '../bookmarks/tables.js';
+import type { QueryTables } from '../query/executions/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
 export interface DB extends CardTables, DashboardTables, CollectionPermissionTables, RevisionTables {}
 export interface DB extends SnippetTables, TimelineTables, ActivityTables, BookmarkTables {}
+// The query engine's execution log (issue 4).
+export interface DB extends QueryTables {}

@@ -75,6 +75,10 @@ export class DuckDbDialect extends SqlDialect {
     return sql`QUANTILE_CONT(${x}, ${p})`;
   }
 
+  override regexMatches(s: Sql, pattern: Sql): Sql {
+    return sql`REGEXP_MATCHES(${s}, ${pattern})`;
+  }
+
   override regexMatchFirst(s: Sql, pattern: Sql): Sql {
     return sql`(CASE WHEN REGEXP_MATCHES(${s}, ${pattern}) THEN REGEXP_EXTRACT(${s}, ${pattern}) END)`;
   }

@@ -113,6 +113,10 @@ export class MysqlDialect extends SqlDialect {
     return length ? sql`SUBSTRING(${s}, ${start}, ${length})` : sql`SUBSTRING(${s}, ${start})`;
   }
 
+  override regexMatches(s: Sql, pattern: Sql): Sql {
+    return sql`(${s} REGEXP ${pattern})`;
+  }
+
   override regexMatchFirst(s: Sql, pattern: Sql): Sql {
     return sql`REGEXP_SUBSTR(${s}, ${pattern})`;
   }

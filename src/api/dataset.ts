@@ -1,0 +1,114 @@
+// /api/dataset (spec §4.13): ad-hoc queries, downloads, MBQL → SQL, query metadata, parameter values, pivot.
+// Thin: each route reads its input and calls the query engine (src/query).
+
+import type { Routes } from '../http/route.js';
+import { s } from '../http/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { runQuery, compileToNative, QueryError } from '../query/index.js';
+import { runPivotQuery } from '../query/pivot.js';
+import { queryMetadata } from '../query/query-metadata.js';
+import { parameterValues, parameterSearch } from '../query/parameter-values.js';
+
+const EXPORT_FORMATS = ['csv', 'json', 'xlsx', 'api'] as const;
+type Format = (typeof EXPORT_FORMATS)[number];
+
+/** The dataset query of a body, checked the way Metabase checks it before running anything. */
+function datasetQuery(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('`database` is required for all queries whose type is not `internal`.');
+  const q = body as Record<string, unknown>;
+  const type = typeof q.type === 'string' ? q.type.toLowerCase() : q['lib/type'] ? 'query' : null;
+  if (type !== 'internal' && (q.database === undefined || q.database === null)) {
+    throw badRequest('`database` is required for all queries whose type is not `internal`.');
+  }
+  return q;
+}
+
+/** `query` of a download: a JSON string (form posts) or an object (JSON bodies, 0.53+). */
+function exportQuery(value: unknown): Record<string, unknown> {
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['value must be a valid JSON string.'] } });
+    }
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['value must be a valid JSON string.'] } });
+  }
+  return datasetQuery(v);
+}
+
+function boolish(v: unknown, fallback: boolean): boolean {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v === 'boolean') return v;
+  return String(v).toLowerCase() === 'true';
+}
+
+function jsonish(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+export function datasetRoutes(r: Routes) {
+  r.post('/api/dataset', {}, ({ ctx, caller, body, reply }) =>
+    runQuery(ctx, reply, { query: datasetQuery(body), caller, context: 'ad-hoc', addDefaultMiddleware: true }),
+  );
+
+  r.post('/api/dataset/native', {}, async ({ ctx, caller, body }) => {
+    const q = datasetQuery(body);
+    const { pretty, ...query } = q;
+    try {
+      return await compileToNative(ctx, { query, caller, context: 'ad-hoc', pretty: pretty === undefined ? true : boolish(pretty, true) });
+    } catch (error) {
+      if (error instanceof QueryError) throw new ApiError(400, { message: error.message, error_type: error.type });
+      throw error;
+    }
+  });
+
+  r.post('/api/dataset/pivot', {}, ({ ctx, caller, body, reply }) => {
+    const q = datasetQuery(body);
+    const { pivot_rows, pivot_cols, ...query } = q as Record<string, unknown> & { pivot_rows?: number[]; pivot_cols?: number[] };
+    return runPivotQuery(ctx, reply, { query, caller, context: 'ad-hoc', addDefaultMiddleware: true, pivot: { rows: pivot_rows, cols: pivot_cols } });
+  });
+
+  r.post('/api/dataset/query_metadata', {}, async ({ ctx, caller, body }) => queryMetadata(ctx, caller, datasetQuery(body)));
+
+  r.post(
+    '/api/dataset/parameter/values',
+    { body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
+    ({ ctx, caller, body }) => parameterValues(ctx, caller, body.parameter, body.field_ids ?? []),
+  );
+
+  r.post(
+    '/api/dataset/parameter/search/:query',
+    { params: { query: s.nbstr() }, body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
+    ({ ctx, caller, params, body }) => parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], params.query),
+  );
+
+  r.post('/api/dataset/:export-format', { params: { 'export-format': s.str() } }, ({ ctx, caller, params, body, reply }) => {
+    const format = params['export-format'] as Format;
+    if (!EXPORT_FORMATS.includes(format)) throw new ApiError(404, 'API endpoint does not exist.');
+    const b = (body ?? {}) as Record<string, unknown>;
+    if (b.query === undefined) {
+      throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['missing required key'] } });
+    }
+    const query = exportQuery(b.query);
+    const viz = jsonish(b.visualization_settings);
+    const pivot = boolish(b.pivot_results, false);
+    const request = {
+      query,
+      caller,
+      context: format === 'api' ? 'api-download' : `${format}-download`,
+      exportFormat: format,
+      formatRows: boolish(b.format_rows, false),
+      visualizationSettings: viz && typeof viz === 'object' ? (viz as Record<string, unknown>) : null,
+    };
+    if (pivot && query.type === 'query') return runPivotQuery(ctx, reply, { ...request, pivot: {} });
+    return runQuery(ctx, reply, request);
+  });
+}

@@ -1,0 +1,490 @@
+// The SQL dialect: one method per SQL idiom that differs between engines. This base class writes standard SQL
+// (mostly what PostgreSQL and DuckDB accept); each engine's src/drivers/<engine>/dialect.ts overrides what its
+// engine spells differently. The compiler (./stage.ts and friends) only ever asks the dialect — it never writes
+// engine-specific SQL itself.
+//
+// Conventions every dialect keeps, so that the same MBQL gives the same answer on every engine:
+//   - temporal values handed around are the engine's own timestamp/date values (SQLite: canonical text);
+//   - truncation to a unit returns a timestamp at the start of the unit (weeks start on `start-of-week`);
+//   - `day-of-week` is 1..7 counted from `start-of-week`; `week-of-year` counts weeks (starting on
+//     `start-of-week`) from the one holding January 1st, which is week 1;
+//   - ascending order puts NULLs first, descending last (what MySQL and SQLite do without being asked);
+//   - division is floating-point and NULL when the divisor is 0.
+
+import { sql, raw, join, number, ident, param, type Sql, type SqlRenderer, type ParamType } from './sql.js';
+
+export type TruncUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type BasicTruncUnit = Exclude<TruncUnit, 'week'>;
+export type ExtractField = 'year' | 'quarter' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
+export type IntervalUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type TemporalKind = 'date' | 'datetime' | 'time';
+export type JoinStrategy = 'left-join' | 'right-join' | 'inner-join' | 'full-join';
+export type StartOfWeek = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+
+/** ISO day number (Monday 1 … Sunday 7) of each start-of-week setting. */
+export const ISO_DAY: Record<StartOfWeek, number> = {
+  monday: 1,
+  tuesday: 2,
+  wednesday: 3,
+  thursday: 4,
+  friday: 5,
+  saturday: 6,
+  sunday: 7,
+};
+
+/** Metabase feature keywords the MBQL compiler checks before using an idiom. */
+export const BASE_FEATURES = [
+  'basic-aggregations',
+  'standard-deviation-aggregations',
+  'expressions',
+  'expression-aggregations',
+  'native-parameters',
+  'nested-queries',
+  'binning',
+  'case-sensitivity-string-filter-options',
+  'left-join',
+  'inner-join',
+  'right-join',
+  'full-join',
+  'advanced-math-expressions',
+  'temporal-extract',
+  'date-arithmetics',
+  'datetime-diff',
+  'now',
+  'window-functions/cumulative',
+  'split-part',
+  'regex',
+  'percentile-aggregations',
+  'convert-timezone',
+  'set-timezone',
+] as const;
+
+export abstract class SqlDialect implements SqlRenderer {
+  abstract readonly engine: string;
+  /** Features this engine supports (a subset of BASE_FEATURES). */
+  abstract readonly features: ReadonlySet<string>;
+  readonly numberedPlaceholders: boolean = true;
+
+  supports(feature: string): boolean {
+    return this.features.has(feature);
+  }
+
+  // ----- rendering -------------------------------------------------------------------------------------------
+
+  quoteIdentifier(name: string): string {
+    return '"' + name.replace(/"/g, '""') + '"';
+  }
+
+  placeholder(index: number): string {
+    return '$' + index;
+  }
+
+  /** The engine's type name for a bound value's type, or null to leave the placeholder bare. */
+  protected abstract paramTypeName(type: ParamType): string | null;
+
+  typedPlaceholder(placeholder: string, type: ParamType): string {
+    const name = this.paramTypeName(type);
+    return name ? `CAST(${placeholder} AS ${name})` : placeholder;
+  }
+
+  bindValue(value: unknown, type: ParamType): unknown {
+    if (value === null || value === undefined) return null;
+    if (type === 'integer' && typeof value === 'number' && !Number.isInteger(value)) return Math.trunc(value);
+    return value;
+  }
+
+  inlineLiteral(value: unknown, type: ParamType): string {
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return 'NULL';
+      return String(value);
+    }
+    if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+    if (typeof value === 'bigint') return value.toString();
+    const quoted = this.quoteString(String(value));
+    const name = type === 'text' || type === 'unknown' ? null : this.paramTypeName(type);
+    return name ? `CAST(${quoted} AS ${name})` : quoted;
+  }
+
+  quoteString(text: string): string {
+    return "'" + text.replace(/'/g, "''") + "'";
+  }
+
+  // ----- query structure -------------------------------------------------------------------------------------
+
+  /** `LIMIT n OFFSET m`; either may be null. */
+  limitOffset(limit: number | null, offset: number | null): string {
+    const parts: string[] = [];
+    if (limit !== null) parts.push(`LIMIT ${Math.trunc(limit)}`);
+    if (offset !== null && offset > 0) parts.push(`OFFSET ${Math.trunc(offset)}`);
+    return parts.join(' ');
+  }
+
+  /** One ORDER BY item with the cross-engine null ordering (NULLs first ascending, last descending). */
+  orderItem(expr: Sql, direction: 'asc' | 'desc'): Sql {
+    return direction === 'asc' ? sql`${expr} ASC NULLS FIRST` : sql`${expr} DESC NULLS LAST`;
+  }
+
+  joinKeyword(strategy: JoinStrategy): string {
+    switch (strategy) {
+      case 'inner-join':
+        return 'INNER JOIN';
+      case 'right-join':
+        return 'RIGHT JOIN';
+      case 'full-join':
+        return 'FULL OUTER JOIN';
+      default:
+        return 'LEFT JOIN';
+    }
+  }
+
+  /** A table reference: schema-qualified when the engine has schemas. */
+  table(schema: string | null, name: string): Sql {
+    return schema ? sql`${ident(schema, name)}` : sql`${ident(name)}`;
+  }
+
+  /** Whether a SELECT list may end with `source.*` after named columns (all our engines accept it). */
+  readonly supportsQualifiedStar: boolean = true;
+
+  // ----- literals and casts ----------------------------------------------------------------------------------
+
+  literal(value: unknown, type: ParamType): Sql {
+    if (value === null || value === undefined) return raw('NULL');
+    return sql`${param(value, type)}`;
+  }
+
+  booleanConstant(value: boolean): Sql {
+    return raw(value ? 'TRUE' : 'FALSE');
+  }
+
+  /** A boolean condition used as a value (a column or an expression result). */
+  booleanValue(condition: Sql): Sql {
+    return sql`(CASE WHEN ${condition} THEN TRUE WHEN NOT (${condition}) THEN FALSE END)`;
+  }
+
+  /** A boolean-valued column or expression used as a condition. */
+  truthy(expr: Sql): Sql {
+    return sql`(${expr} = TRUE)`;
+  }
+
+  castToFloat(expr: Sql): Sql {
+    return sql`CAST(${expr} AS DOUBLE PRECISION)`;
+  }
+
+  castToInteger(expr: Sql): Sql {
+    return sql`CAST(${expr} AS BIGINT)`;
+  }
+
+  castToText(expr: Sql): Sql {
+    return sql`CAST(${expr} AS TEXT)`;
+  }
+
+  castToDate(expr: Sql): Sql {
+    return sql`CAST(${expr} AS DATE)`;
+  }
+
+  castToDatetime(expr: Sql): Sql {
+    return sql`CAST(${expr} AS TIMESTAMP)`;
+  }
+
+  /** Text → integer the way the `integer` expression does (non-numeric text gives NULL or an error per engine). */
+  textToInteger(expr: Sql): Sql {
+    return this.castToInteger(expr);
+  }
+
+  textToFloat(expr: Sql): Sql {
+    return this.castToFloat(expr);
+  }
+
+  /** A stored temporal column (or expression) as a value that compares and computes correctly. */
+  temporal(expr: Sql, _kind: TemporalKind): Sql {
+    return expr;
+  }
+
+  /** A timestamp-with-time-zone column as a local timestamp in `zone` (the report time zone). */
+  atTimeZone(expr: Sql, zone: string): Sql {
+    return sql`(${expr} AT TIME ZONE ${param(zone, 'text')})`;
+  }
+
+  /** convert-timezone: a timestamp read in `from` (or UTC) shown as a local timestamp in `to`. */
+  convertTimezone(expr: Sql, to: string, from: string | null): Sql {
+    return sql`((${expr} AT TIME ZONE ${param(from ?? 'UTC', 'text')}) AT TIME ZONE ${param(to, 'text')})`;
+  }
+
+  // ----- arithmetic --------------------------------------------------------------------------------------------
+
+  divide(a: Sql, b: Sql): Sql {
+    return sql`(${this.castToFloat(a)} / NULLIF(${this.castToFloat(b)}, 0))`;
+  }
+
+  floor(x: Sql): Sql {
+    return sql`FLOOR(${x})`;
+  }
+
+  ceil(x: Sql): Sql {
+    return sql`CEIL(${x})`;
+  }
+
+  round(x: Sql): Sql {
+    return sql`ROUND(${x})`;
+  }
+
+  abs(x: Sql): Sql {
+    return sql`ABS(${x})`;
+  }
+
+  power(x: Sql, y: Sql): Sql {
+    return sql`POWER(${this.castToFloat(x)}, ${y})`;
+  }
+
+  sqrt(x: Sql): Sql {
+    return sql`SQRT(${x})`;
+  }
+
+  exp(x: Sql): Sql {
+    return sql`EXP(${x})`;
+  }
+
+  /** Natural logarithm. */
+  ln(x: Sql): Sql {
+    return sql`LN(${x})`;
+  }
+
+  // ----- aggregation -----------------------------------------------------------------------------------------
+
+  stddev(x: Sql): Sql {
+    return sql`STDDEV_POP(${x})`;
+  }
+
+  variance(x: Sql): Sql {
+    return sql`VAR_POP(${x})`;
+  }
+
+  percentile(x: Sql, p: Sql): Sql {
+    return sql`PERCENTILE_CONT(${p}) WITHIN GROUP (ORDER BY ${x})`;
+  }
+
+  median(x: Sql): Sql {
+    return this.percentile(x, raw('0.5'));
+  }
+
+  avg(x: Sql): Sql {
+    return sql`AVG(${this.castToFloat(x)})`;
+  }
+
+  // ----- strings -----------------------------------------------------------------------------------------------
+
+  concat(parts: Sql[]): Sql {
+    return sql`CONCAT(${join(parts.map((p) => this.castToText(p)))})`;
+  }
+
+  /** 1-based start; length optional. */
+  substring(s: Sql, start: Sql, length: Sql | null): Sql {
+    return length ? sql`SUBSTRING(${s} FROM ${start} FOR ${length})` : sql`SUBSTRING(${s} FROM ${start})`;
+  }
+
+  length(s: Sql): Sql {
+    return sql`CHAR_LENGTH(${s})`;
+  }
+
+  trim(s: Sql): Sql {
+    return sql`TRIM(${s})`;
+  }
+
+  ltrim(s: Sql): Sql {
+    return sql`LTRIM(${s})`;
+  }
+
+  rtrim(s: Sql): Sql {
+    return sql`RTRIM(${s})`;
+  }
+
+  upper(s: Sql): Sql {
+    return sql`UPPER(${s})`;
+  }
+
+  lower(s: Sql): Sql {
+    return sql`LOWER(${s})`;
+  }
+
+  replace(s: Sql, match: Sql, replacement: Sql): Sql {
+    return sql`REPLACE(${s}, ${match}, ${replacement})`;
+  }
+
+  regexMatchFirst(s: Sql, pattern: Sql): Sql {
+    return sql`SUBSTRING(${s} FROM ${pattern})`;
+  }
+
+  /** Replaces the first match of `pattern`. */
+  regexReplace(s: Sql, pattern: Sql, replacement: Sql): Sql {
+    return sql`REGEXP_REPLACE(${s}, ${pattern}, ${replacement})`;
+  }
+
+  regexMatches(s: Sql, pattern: Sql): Sql {
+    return sql`(${s} ~ ${pattern})`;
+  }
+
+  /** How a replacement string refers to the `n`th captured group. */
+  backReference(n: number): string {
+    return '\\' + n;
+  }
+
+  splitPart(s: Sql, delimiter: Sql, n: Sql): Sql {
+    return sql`SPLIT_PART(${s}, ${delimiter}, ${this.castToInteger(n)})`;
+  }
+
+  /** 1-based position of `needle` in `haystack`, 0 when absent (case-sensitive). */
+  position(haystack: Sql, needle: Sql): Sql {
+    return sql`STRPOS(${haystack}, ${needle})`;
+  }
+
+  contains(haystack: Sql, needle: Sql, caseSensitive: boolean): Sql {
+    const [h, n] = caseSensitive ? [haystack, needle] : [this.lower(haystack), this.lower(needle)];
+    return sql`(${this.position(h, n)} > 0)`;
+  }
+
+  startsWith(s: Sql, prefix: Sql, caseSensitive: boolean): Sql {
+    const [h, n] = caseSensitive ? [s, prefix] : [this.lower(s), this.lower(prefix)];
+    return sql`(${this.substring(h, raw('1'), this.length(n))} = ${n})`;
+  }
+
+  endsWith(s: Sql, suffix: Sql, caseSensitive: boolean): Sql {
+    const [h, n] = caseSensitive ? [s, suffix] : [this.lower(s), this.lower(suffix)];
+    return sql`(RIGHT(${h}, ${this.length(n)}) = ${n})`;
+  }
+
+  /** Case-sensitive string equality (MySQL compares case-insensitively unless told). */
+  stringEquals(a: Sql, b: Sql): Sql {
+    return sql`(${a} = ${b})`;
+  }
+
+  // ----- temporal ----------------------------------------------------------------------------------------------
+
+  /** The current timestamp (local, in the session time zone); the compiler prefers a bound "now". */
+  now(): Sql {
+    return raw('CURRENT_TIMESTAMP');
+  }
+
+  /** Truncation to a unit other than week. */
+  truncBasic(x: Sql, unit: BasicTruncUnit): Sql {
+    return sql`DATE_TRUNC(${raw(`'${unit}'`)}, ${x})`;
+  }
+
+  /** Truncation with weeks starting on `startOfWeek`. */
+  truncate(x: Sql, unit: TruncUnit, startOfWeek: StartOfWeek): Sql {
+    if (unit !== 'week') return this.truncBasic(x, unit);
+    const day = this.truncBasic(x, 'day');
+    return this.addInterval(day, sql`(${this.daysSinceWeekStart(day, startOfWeek)}) * -1`, 'day');
+  }
+
+  /** 0..6: how many days `x` is after the most recent `startOfWeek` day. */
+  daysSinceWeekStart(x: Sql, startOfWeek: StartOfWeek): Sql {
+    const shift = 7 - ISO_DAY[startOfWeek];
+    return sql`((${this.isoDayOfWeek(x)} + ${number(shift)}) % 7)`;
+  }
+
+  extract(x: Sql, field: ExtractField): Sql {
+    return sql`CAST(EXTRACT(${raw(field.toUpperCase())} FROM ${x}) AS INTEGER)`;
+  }
+
+  /** Monday 1 … Sunday 7. */
+  isoDayOfWeek(x: Sql): Sql {
+    return sql`CAST(EXTRACT(ISODOW FROM ${x}) AS INTEGER)`;
+  }
+
+  dayOfYear(x: Sql): Sql {
+    return sql`CAST(EXTRACT(DOY FROM ${x}) AS INTEGER)`;
+  }
+
+  isoWeek(x: Sql): Sql {
+    return sql`CAST(EXTRACT(WEEK FROM ${x}) AS INTEGER)`;
+  }
+
+  /** 1..7 counted from `startOfWeek`. */
+  dayOfWeek(x: Sql, startOfWeek: StartOfWeek): Sql {
+    return sql`(${this.daysSinceWeekStart(x, startOfWeek)} + 1)`;
+  }
+
+  /** Week number with weeks starting on `startOfWeek`, week 1 holding January 1st. */
+  weekOfYear(x: Sql, startOfWeek: StartOfWeek): Sql {
+    const weekStart = this.truncate(x, 'week', startOfWeek);
+    const firstWeekStart = this.truncate(this.truncBasic(x, 'year'), 'week', startOfWeek);
+    return sql`(${this.integerDivide(this.dayDiff(firstWeekStart, weekStart), number(7))} + 1)`;
+  }
+
+  /** Integer division of two integers (rounding toward negative infinity for non-negative inputs). */
+  integerDivide(a: Sql, b: Sql): Sql {
+    return sql`CAST(FLOOR(${this.castToFloat(a)} / ${b}) AS INTEGER)`;
+  }
+
+  /** Whole days from `a` to `b` (both at midnight). */
+  dayDiff(a: Sql, b: Sql): Sql {
+    return sql`CAST(${this.castToDate(b)} - ${this.castToDate(a)} AS INTEGER)`;
+  }
+
+  /** Seconds from `a` to `b` (fractional). */
+  secondsBetween(a: Sql, b: Sql): Sql {
+    return sql`(EXTRACT(EPOCH FROM ${this.castToDatetime(b)}) - EXTRACT(EPOCH FROM ${this.castToDatetime(a)}))`;
+  }
+
+  /** `x` plus `amount` units (amount an integer expression, may be negative). */
+  addInterval(x: Sql, amount: Sql, unit: IntervalUnit): Sql {
+    if (unit === 'quarter') return this.addInterval(x, sql`(${amount}) * 3`, 'month');
+    if (unit === 'week') return this.addInterval(x, sql`(${amount}) * 7`, 'day');
+    if (unit === 'millisecond') return sql`(${x} + (${amount}) * INTERVAL '1 millisecond')`;
+    return sql`(${x} + (${amount}) * INTERVAL ${raw(`'1 ${unit}'`)})`;
+  }
+
+  /**
+   * datetime-diff: whole units from `a` to `b`, truncated toward zero. Seconds, minutes and hours count elapsed
+   * time; days and weeks count calendar days; months, quarters and years count calendar months, less one when
+   * the later date's day and time of month haven't reached the earlier one's.
+   */
+  datetimeDiff(a: Sql, b: Sql, unit: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'): Sql {
+    switch (unit) {
+      case 'second':
+      case 'minute':
+      case 'hour': {
+        const size = unit === 'second' ? 1 : unit === 'minute' ? 60 : 3600;
+        return this.truncateTowardZero(sql`(${this.secondsBetween(a, b)}) / ${number(size)}`);
+      }
+      case 'day':
+        return this.dayDiff(this.truncBasic(a, 'day'), this.truncBasic(b, 'day'));
+      case 'week':
+        return this.truncateTowardZero(sql`${this.castToFloat(this.dayDiff(this.truncBasic(a, 'day'), this.truncBasic(b, 'day')))} / 7`);
+      default: {
+        const months = this.monthsBetween(a, b);
+        const size = unit === 'month' ? 1 : unit === 'quarter' ? 3 : 12;
+        return size === 1 ? months : this.truncateTowardZero(sql`${this.castToFloat(months)} / ${number(size)}`);
+      }
+    }
+  }
+
+  truncateTowardZero(x: Sql): Sql {
+    return this.castToInteger(sql`(CASE WHEN ${x} < 0 THEN CEIL(${x}) ELSE FLOOR(${x}) END)`);
+  }
+
+  /** Whole calendar months from `a` to `b`, truncated toward zero. */
+  monthsBetween(a: Sql, b: Sql): Sql {
+    const raw12 = sql`((${this.extract(b, 'year')} - ${this.extract(a, 'year')}) * 12 + (${this.extract(b, 'month')} - ${this.extract(a, 'month')}))`;
+    const rest = (x: Sql) =>
+      sql`(${this.extract(x, 'day')} * 1000000 + ${this.extract(x, 'hour')} * 10000 + ${this.extract(x, 'minute')} * 100 + ${this.extract(x, 'second')})`;
+    return sql`(${raw12} - (CASE WHEN ${raw12} > 0 AND ${rest(b)} < ${rest(a)} THEN 1 WHEN ${raw12} < 0 AND ${rest(b)} > ${rest(a)} THEN -1 ELSE 0 END))`;
+  }
+
+  /** A text expression parsed as a date / datetime (the `date` and `datetime` expressions). */
+  parseDate(s: Sql): Sql {
+    return this.castToDate(s);
+  }
+
+  parseDatetime(s: Sql): Sql {
+    return this.castToDatetime(s);
+  }
+
+  /** Temporal value rendered as ISO text (the `text` expression on a temporal value). */
+  temporalToText(x: Sql): Sql {
+    return this.castToText(x);
+  }
+}
+
+export type { Sql } from './sql.js';

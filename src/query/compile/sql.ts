@@ -1,0 +1,146 @@
+// SQL fragments: the only way the compiler builds SQL text. A fragment is a list of parts — compiler-written text,
+// bound values and identifiers — and only the dialect turns it into a string, quoting identifiers and writing a
+// placeholder for every value. Values can't be interpolated as text: the `sql` template accepts fragments, values
+// made with `param()` and identifiers made with `ident()`, nothing else.
+
+export type ParamType =
+  | 'text'
+  | 'integer'
+  | 'float'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'instant'
+  /** A value whose type the engine infers from context (native template tags). */
+  | 'unknown';
+
+export class Param {
+  constructor(
+    readonly value: unknown,
+    readonly type: ParamType,
+  ) {}
+}
+
+export class Ident {
+  /** A possibly qualified identifier: `["PUBLIC", "ORDERS", "ID"]` renders as `"PUBLIC"."ORDERS"."ID"`. */
+  constructor(readonly parts: readonly string[]) {}
+}
+
+export type SqlPart = string | Param | Ident | Sql;
+
+export class Sql {
+  constructor(readonly parts: readonly SqlPart[]) {}
+
+  /** True when the fragment is empty text. */
+  get isEmpty(): boolean {
+    return this.parts.every((p) => (typeof p === 'string' ? p === '' : p instanceof Sql ? p.isEmpty : false));
+  }
+}
+
+type Interpolation = Sql | Param | Ident;
+
+/** `sql\`COUNT(${x})\`` — the literal text is compiler-written; interpolations must be fragments, params or idents. */
+export function sql(strings: TemplateStringsArray, ...values: Interpolation[]): Sql {
+  const parts: SqlPart[] = [];
+  strings.forEach((text, i) => {
+    if (text) parts.push(text);
+    if (i < values.length) {
+      const v = values[i];
+      if (!(v instanceof Sql || v instanceof Param || v instanceof Ident)) {
+        throw new TypeError('sql`…`: only Sql, Param and Ident values can be interpolated');
+      }
+      parts.push(v);
+    }
+  });
+  return new Sql(parts);
+}
+
+export const param = (value: unknown, type: ParamType): Param => new Param(value, type);
+export const ident = (...parts: string[]): Ident => new Ident(parts);
+
+/**
+ * Compiler-owned text: keywords, function names, operators. Never call it with anything derived from a request;
+ * the only exception is `number()`, which checks that its argument really is a finite number.
+ */
+export const raw = (text: string): Sql => new Sql([text]);
+
+/** SQL a person wrote (a native query, a snippet): passed through as written; its values are still bound. */
+export const nativeText = (text: string): Sql => new Sql([text]);
+
+/** A numeric constant the compiler computed itself (a unit multiplier, a week offset); checked to be a number. */
+export function number(n: number): Sql {
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new TypeError(`not a finite number: ${String(n)}`);
+  return new Sql([String(n)]);
+}
+
+export function join(list: readonly Interpolation[], separator = ', '): Sql {
+  const parts: SqlPart[] = [];
+  list.forEach((item, i) => {
+    if (i > 0) parts.push(separator);
+    parts.push(item);
+  });
+  return new Sql(parts);
+}
+
+export const EMPTY = new Sql([]);
+
+/** What a dialect has to say for a fragment to become text. */
+export interface SqlRenderer {
+  quoteIdentifier(name: string): string;
+  /** The placeholder for the `index`th (1-based) bound value. */
+  placeholder(index: number): string;
+  /** Whether placeholders are numbered, so that one bound value can be referred to from several places. */
+  readonly numberedPlaceholders: boolean;
+  /** Wraps a placeholder so the engine knows the value's type (`$1::bigint`, `CAST(? AS DATE)`). */
+  typedPlaceholder(placeholder: string, type: ParamType): string;
+  /** The value handed to the driver for a bound parameter (e.g. booleans as 1/0 where the engine needs it). */
+  bindValue(value: unknown, type: ParamType): unknown;
+  /** The value written as an escaped literal (only for showing SQL to people, never for running it). */
+  inlineLiteral(value: unknown, type: ParamType): string;
+}
+
+export interface RenderedSql {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Fragment → text + bound values. With `inline`, values are written as escaped literals instead (for
+ * `/api/dataset/native`, where people read the SQL or turn it into a native question).
+ */
+export function render(fragment: Sql, dialect: SqlRenderer, options: { inline?: boolean } = {}): RenderedSql {
+  const out: string[] = [];
+  const params: unknown[] = [];
+  const seen = new Map<string, string>();
+  const visit = (part: SqlPart) => {
+    if (typeof part === 'string') out.push(part);
+    else if (part instanceof Sql) for (const p of part.parts) visit(p);
+    else if (part instanceof Ident) out.push(part.parts.map((p) => dialect.quoteIdentifier(p)).join('.'));
+    else if (options.inline) out.push(dialect.inlineLiteral(part.value, part.type));
+    else {
+      // Engines with numbered placeholders get one placeholder per distinct value, so that an expression that
+      // appears twice (SELECT and GROUP BY, a window's ORDER BY) is textually identical.
+      const key = dialect.numberedPlaceholders ? paramKey(part) : null;
+      const existing = key === null ? undefined : seen.get(key);
+      if (existing) {
+        out.push(existing);
+        return;
+      }
+      params.push(dialect.bindValue(part.value, part.type));
+      const text = dialect.typedPlaceholder(dialect.placeholder(params.length), part.type);
+      if (key !== null) seen.set(key, text);
+      out.push(text);
+    }
+  };
+  visit(fragment);
+  return { sql: out.join(''), params };
+}
+
+function paramKey(p: Param): string | null {
+  const v = p.value;
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+    return `${p.type}:${typeof v}:${String(v)}`;
+  }
+  return null;
+}

@@ -1,0 +1,119 @@
+// Stage "expand": what Metabase's preprocessing adds before compiling. Datetime breakouts without a unit are
+// bucketed by day; each `source-field` FK becomes an implicit LEFT JOIN (alias `TABLE__via__FK`); the metadata every
+// stage needs is loaded (in a few batched app-DB queries).
+
+import type { Clause, FieldRef, Join, MbqlQuery } from './mbql/types.js';
+import { isFieldRef, fieldOptions, walkClauses, withFieldOptions } from './mbql/clauses.js';
+import type { Metadata } from './metadata.js';
+import { invalidQuery } from './errors.js';
+import { isTemporal } from './compile/types.js';
+
+function stagesOf(query: MbqlQuery): MbqlQuery[] {
+  const out: MbqlQuery[] = [];
+  const visit = (q: MbqlQuery) => {
+    out.push(q);
+    const sq = q['source-query'];
+    if (sq && !('native' in sq)) visit(sq as MbqlQuery);
+    for (const j of q.joins ?? []) {
+      const jsq = j['source-query'];
+      if (jsq && !('native' in jsq)) visit(jsq as MbqlQuery);
+    }
+  };
+  visit(query);
+  return out;
+}
+
+/** Field ids a query mentions (refs, source-field FKs, template-tag dimensions). */
+function mentionedFieldIds(x: unknown): number[] {
+  const ids: number[] = [];
+  walkClauses(x, (c) => {
+    if (c[0] !== 'field') return;
+    if (typeof c[1] === 'number') ids.push(c[1]);
+    const sf = (c[2] as Record<string, unknown> | null)?.['source-field'];
+    if (typeof sf === 'number') ids.push(sf);
+  });
+  return ids;
+}
+
+/** Loads the metadata of every table and field the query (any stage, any join) uses. */
+export async function loadQueryMetadata(query: MbqlQuery, metadata: Metadata): Promise<void> {
+  const stages = stagesOf(query);
+  const tableIds = new Set<number>();
+  for (const s of stages) {
+    if (typeof s['source-table'] === 'number') tableIds.add(s['source-table']);
+    for (const j of s.joins ?? []) if (typeof j['source-table'] === 'number') tableIds.add(j['source-table']);
+  }
+  await metadata.loadFields(mentionedFieldIds(query));
+  // FK targets of source-field refs.
+  const fkTargets: number[] = [];
+  walkClauses(query, (c) => {
+    const sf = c[0] === 'field' ? (c[2] as Record<string, unknown> | null)?.['source-field'] : undefined;
+    if (typeof sf === 'number') {
+      const target = metadata.fields.get(sf)?.fk_target_field_id;
+      if (target) fkTargets.push(target);
+    }
+  });
+  await metadata.loadFields(fkTargets);
+  for (const id of [...metadata.fields.values()].filter((f) => fkTargets.includes(f.id)).map((f) => f.table_id)) tableIds.add(id);
+  await metadata.loadTablesWithFields(tableIds);
+}
+
+/** Datetime breakouts without a unit are bucketed by day (Metabase's auto-bucketing). */
+function autoBucket(stage: MbqlQuery, metadata: Metadata): void {
+  if (!stage.breakout) return;
+  stage.breakout = stage.breakout.map((b) => {
+    if (!isFieldRef(b)) return b;
+    const opts = fieldOptions(b);
+    if (opts['temporal-unit'] || opts.binning) return b;
+    let type: string | undefined;
+    if (typeof b[1] === 'number') {
+      if (typeof stage['source-table'] !== 'number' && !opts['join-alias'] && opts['source-field'] === undefined) return b;
+      const field = metadata.fields.get(b[1]);
+      type = field ? field.effective_type ?? field.base_type : undefined;
+      if (field?.semantic_type === 'type/UNIXTimestampSeconds') type = 'type/DateTime';
+    }
+    if (type && isTemporal(type) && type !== 'type/Time') return withFieldOptions(b, { 'temporal-unit': 'day' });
+    return b;
+  });
+}
+
+function implicitJoins(stage: MbqlQuery, metadata: Metadata): void {
+  const fks = new Map<number, FieldRef>();
+  const ownClauses = [stage.aggregation, stage.breakout, stage.fields, stage.filter, stage['order-by'], stage.expressions, ...(stage.joins ?? []).map((j) => [j.condition, j.fields])];
+  walkClauses(ownClauses, (c) => {
+    if (c[0] !== 'field') return;
+    const sf = (c[2] as Record<string, unknown> | null)?.['source-field'];
+    if (typeof sf === 'number' && !fks.has(sf)) fks.set(sf, c as FieldRef);
+  });
+  if (!fks.size) return;
+  const existing = new Set((stage.joins ?? []).map((j) => j['fk-field-id']).filter((x) => x !== undefined));
+  const aliases = new Set((stage.joins ?? []).map((j) => j.alias));
+  const added: Join[] = [];
+  for (const fkId of fks.keys()) {
+    if (existing.has(fkId)) continue;
+    const fk = metadata.field(fkId);
+    if (!fk.fk_target_field_id) throw invalidQuery(`Field ${fk.display_name} (${fkId}) is not a foreign key, so it can't be used as source-field.`);
+    const target = metadata.field(fk.fk_target_field_id);
+    const table = metadata.table(target.table_id);
+    let alias = `${table.name}__via__${fk.name}`;
+    for (let i = 2; aliases.has(alias); i++) alias = `${table.name}__via__${fk.name}_${i}`;
+    aliases.add(alias);
+    added.push({
+      'source-table': table.id,
+      alias,
+      strategy: 'left-join',
+      fields: 'none',
+      condition: ['=', ['field', fkId, null], ['field', target.id, { 'join-alias': alias }]] as Clause,
+      'fk-field-id': fkId,
+    });
+  }
+  if (added.length) stage.joins = [...(stage.joins ?? []), ...added];
+}
+
+/** Expands every stage of the (resolved, parameterized) query in place. */
+export function expandQuery(query: MbqlQuery, metadata: Metadata): void {
+  for (const stage of stagesOf(query)) {
+    autoBucket(stage, metadata);
+    implicitJoins(stage, metadata);
+  }
+}

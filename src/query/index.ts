@@ -1,0 +1,13 @@
+// The query engine's public entry points. Other modules (cards, dashboards, public links, embedding, pulses) run
+// queries only through these; see README.md for the options and examples.
+
+import './settings.js';
+
+export { runQuery, runQueryToMemory, compileToNative, type QueryResult } from './run.js';
+export { prepareQuery, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
+export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource } from './sources.js';
+export type { SavedCard, Snippet, Segment, LegacyMetric } from './sources.js';
+export { averageRunningTimes, averageRunningTimeOfHash, executionCounts, recentExecutions, flushExecutions } from './executions/record.js';
+export { QueryError } from './errors.js';
+export { normalizeQuery } from './mbql/normalize.js';
+export type { DatasetQuery, MbqlQuery, Parameter, Constraints } from './mbql/types.js';

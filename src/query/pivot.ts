@@ -1,0 +1,149 @@
+// Pivot-table results (`/api/dataset/pivot`, pivot downloads): the query once with every breakout, then once per
+// subtotal level with fewer breakouts, all streamed as one result. Each row carries a `pivot-grouping` column: a
+// bitmask of the breakouts left out of the row's level (0 for the full breakdown, 2^n − 1 for the grand total).
+
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+import { HANDLED } from '../http/route.js';
+import type { QueryRequest } from './pipeline.js';
+import { normalizeQuery } from './mbql/normalize.js';
+import type { Clause, DatasetQuery } from './mbql/types.js';
+import { openReply, prepareForReply, executeInto, record, runQuery } from './run.js';
+import type { Col } from './results/annotate.js';
+import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
+
+/** Which breakout indexes each level keeps, full breakdown first, grand total last. */
+export function pivotLevels(breakoutCount: number, rows?: number[], cols?: number[]): number[][] {
+  const all = [...Array(breakoutCount).keys()];
+  const pivotCols = (cols ?? []).filter((i) => i >= 0 && i < breakoutCount);
+  const pivotRows = (rows ?? all.filter((i) => !pivotCols.includes(i))).filter((i) => i >= 0 && i < breakoutCount && !pivotCols.includes(i));
+  const levels: number[][] = [];
+  const seen = new Set<string>();
+  const add = (level: number[]) => {
+    const sorted = [...new Set(level)].sort((a, b) => a - b);
+    const key = sorted.join(',');
+    if (seen.has(key)) return;
+    seen.add(key);
+    levels.push(sorted);
+  };
+  add(all);
+  for (let k = pivotRows.length; k >= 0; k--) {
+    const prefix = pivotRows.slice(0, k);
+    add([...prefix, ...pivotCols]);
+    if (pivotCols.length) add(prefix);
+  }
+  return levels;
+}
+
+export function groupingBitmask(breakoutCount: number, kept: number[]): number {
+  let mask = 0;
+  for (let i = 0; i < breakoutCount; i++) if (!kept.includes(i)) mask |= 1 << i;
+  return mask;
+}
+
+const PIVOT_GROUPING_COL: Col = {
+  name: 'pivot-grouping',
+  display_name: 'pivot-grouping',
+  base_type: 'type/Integer',
+  effective_type: 'type/Integer',
+  semantic_type: null,
+  source: 'breakout',
+  field_ref: ['expression', 'pivot-grouping'],
+};
+
+/** Forwards one level's rows to the real writer, widened to every breakout plus `pivot-grouping`. */
+class LevelSink implements ResultSink {
+  readonly valueMode: ResultSink['valueMode'];
+
+  constructor(
+    private readonly target: ResultSink,
+    private readonly state: { started: boolean; failed: boolean; rows: number; cols: Col[] | null },
+    private readonly breakoutCount: number,
+    private readonly kept: number[],
+    private readonly last: boolean,
+  ) {
+    this.valueMode = target.valueMode;
+  }
+
+  async start(cols: Col[]): Promise<void> {
+    if (this.state.started) return;
+    this.state.started = true;
+    const full = [...cols.slice(0, this.breakoutCount), PIVOT_GROUPING_COL, ...cols.slice(this.breakoutCount)];
+    this.state.cols = full;
+    await this.target.start(full);
+  }
+
+  async rows(batch: unknown[][]): Promise<void> {
+    const mask = groupingBitmask(this.breakoutCount, this.kept);
+    const k = this.kept.length;
+    const widened = batch.map((row) => {
+      const out: unknown[] = new Array(this.breakoutCount).fill(null);
+      this.kept.forEach((b, j) => {
+        out[b] = row[j];
+      });
+      out.push(mask);
+      for (let i = k; i < row.length; i++) out.push(row[i]);
+      return out;
+    });
+    this.state.rows += widened.length;
+    await this.target.rows(widened);
+  }
+
+  async finish(summary: ResultSummary): Promise<void> {
+    if (!this.last) return;
+    await this.target.finish({ ...summary, row_count: this.state.rows, rows_truncated: undefined, results_metadata: undefined });
+  }
+
+  async fail(error: FailedResult): Promise<void> {
+    this.state.failed = true;
+    await this.target.fail(error);
+  }
+}
+
+/** Runs a pivot query into `reply` (API JSON 202, or a download). Non-pivotable queries run as usual. */
+export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, request: QueryRequest): Promise<typeof HANDLED> {
+  let normalized: DatasetQuery;
+  try {
+    normalized = normalizeQuery(request.query);
+  } catch {
+    return runQuery(ctx, reply, request);
+  }
+  const inner = normalized.query;
+  if (normalized.type !== 'query' || !inner || !(inner.breakout?.length && inner.aggregation?.length)) return runQuery(ctx, reply, request);
+  const breakouts = inner.breakout as Clause[];
+  const levels = pivotLevels(breakouts.length, request.pivot?.rows, request.pivot?.cols);
+  const started = new Date();
+  const t0 = performance.now();
+  const open = openReply(reply, request);
+  const state = { started: false, failed: false, rows: 0, cols: null as Col[] | null };
+  let jsonQuery: Record<string, unknown> = {};
+  try {
+    for (let i = 0; i < levels.length; i++) {
+      const kept = levels[i];
+      const levelQuery: DatasetQuery = {
+        ...normalized,
+        query: { ...inner, breakout: kept.map((b) => breakouts[b]), 'order-by': (inner['order-by'] ?? []).filter((o) => !isClause(o[1]) || o[1][0] === 'aggregation' || kept.some((b) => JSON.stringify(breakouts[b]) === JSON.stringify(o[1]))) },
+      };
+      if (!kept.length) delete levelQuery.query!.breakout;
+      const levelRequest: QueryRequest = { ...request, query: levelQuery };
+      const prepared = await prepareForReply(ctx, i === 0 ? request : levelRequest, open, started, t0);
+      if (!prepared) return HANDLED;
+      if (i === 0) {
+        jsonQuery = prepared.jsonQuery;
+        if (!request.exportFormat || request.exportFormat === 'api') open.send();
+      } else prepared.jsonQuery = jsonQuery;
+      const sink = new LevelSink(open.sink, state, breakouts.length, kept, i === levels.length - 1);
+      const outcome = await executeInto(ctx, prepared, sink, open.signal, started, t0, false);
+      if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);
+      if (outcome.status === 'failed' || state.failed) return HANDLED;
+    }
+    return HANDLED;
+  } finally {
+    open.done();
+  }
+}
+
+function isClause(x: unknown): x is unknown[] {
+  return Array.isArray(x) && typeof x[0] === 'string';
+}
+

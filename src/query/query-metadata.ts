@@ -1,0 +1,89 @@
+// POST /api/dataset/query_metadata: everything the query builder needs to show an ad-hoc query — its database,
+// the tables it reads (source tables, joins, the targets of implicit joins, saved questions used as tables) and
+// the fields it refers to outside those tables (template-tag fields, FK targets).
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { queryMetadata as tableQueryMetadata } from '../databases/table-metadata.js';
+import { virtualTableMetadata } from '../databases/saved-questions.js';
+import { databaseJson, fieldJson } from '../databases/json.js';
+import { normalizeQuery } from './mbql/normalize.js';
+import { walkClauses } from './mbql/clauses.js';
+import type { MbqlQuery, NativeSource, TemplateTag } from './mbql/types.js';
+
+type Obj = Record<string, unknown>;
+
+function references(query: Obj): { databaseId: number | null; tableIds: Set<number>; cardIds: Set<number>; fieldIds: Set<number> } {
+  const tableIds = new Set<number>();
+  const cardIds = new Set<number>();
+  const fieldIds = new Set<number>();
+  let q;
+  try {
+    q = normalizeQuery(query);
+  } catch {
+    return { databaseId: null, tableIds, cardIds, fieldIds };
+  }
+  const fromTags = (tags: Record<string, TemplateTag> | undefined) => {
+    for (const tag of Object.values(tags ?? {})) {
+      if (tag.type === 'dimension') walkClauses(tag.dimension, (c) => c[0] === 'field' && typeof c[1] === 'number' && fieldIds.add(c[1]));
+      if (tag.type === 'card' && Number(tag['card-id']) > 0) cardIds.add(Number(tag['card-id']));
+    }
+  };
+  const visit = (stage: MbqlQuery | NativeSource | undefined) => {
+    if (!stage) return;
+    if ('native' in stage) return fromTags((stage as NativeSource)['template-tags']);
+    const s = stage as MbqlQuery;
+    for (const src of [s['source-table'], ...(s.joins ?? []).map((j) => j['source-table'])]) {
+      if (typeof src === 'number') tableIds.add(src);
+      const m = typeof src === 'string' ? /^card__(\d+)$/.exec(src) : null;
+      if (m) cardIds.add(Number(m[1]));
+    }
+    walkClauses([s.fields, s.breakout, s.aggregation, s.filter, s['order-by'], s.expressions, (s.joins ?? []).map((j) => [j.condition, j.fields])], (c) => {
+      if (c[0] !== 'field') return;
+      if (typeof c[1] === 'number') fieldIds.add(c[1]);
+      const sf = (c[2] as Obj | null)?.['source-field'];
+      if (typeof sf === 'number') fieldIds.add(sf);
+    });
+    visit(s['source-query']);
+    for (const j of s.joins ?? []) visit(j['source-query']);
+  };
+  if (q.type === 'native') fromTags(q.native?.['template-tags']);
+  else visit(q.query);
+  return { databaseId: typeof q.database === 'number' && q.database > 0 ? q.database : null, tableIds, cardIds, fieldIds };
+}
+
+export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj) {
+  const refs = references(query);
+  // Implicit joins read the FK targets' tables too.
+  if (refs.fieldIds.size) {
+    const fks = await ctx.db.selectFrom('metabase_field').select(['id', 'fk_target_field_id']).where('id', 'in', [...refs.fieldIds]).execute();
+    const targets = fks.map((f) => f.fk_target_field_id).filter((x): x is number => typeof x === 'number');
+    if (targets.length) {
+      const targetRows = await ctx.db.selectFrom('metabase_field').select(['id', 'table_id']).where('id', 'in', targets).execute();
+      for (const t of targetRows) refs.tableIds.add(t.table_id);
+    }
+  }
+  const tables: Obj[] = [];
+  for (const tableId of refs.tableIds) {
+    try {
+      tables.push(await tableQueryMetadata(ctx, caller, tableId, { includeSensitive: false, includeHidden: false }));
+    } catch {
+      // a table that no longer exists is simply not described
+    }
+  }
+  for (const cardId of refs.cardIds) {
+    const virtual = await virtualTableMetadata(ctx, caller, cardId);
+    if (virtual) tables.push(virtual);
+  }
+  const inTables = new Set(tables.flatMap((t) => (Array.isArray(t.fields) ? (t.fields as Obj[]).map((f) => f.id) : [])));
+  const extra = [...refs.fieldIds].filter((id) => !inTables.has(id));
+  const fieldRows = extra.length ? await ctx.db.selectFrom('metabase_field').selectAll().where('id', 'in', extra).execute() : [];
+  const databaseIds = new Set<number>(refs.databaseId ? [refs.databaseId] : []);
+  for (const t of tables) if (Number.isInteger(t.db_id) && Number(t.db_id) > 0) databaseIds.add(Number(t.db_id));
+  const databases = databaseIds.size ? await ctx.db.selectFrom('metabase_database').selectAll().where('id', 'in', [...databaseIds]).execute() : [];
+  return {
+    databases: databases.map((row) => databaseJson(ctx, row, caller)),
+    tables,
+    fields: fieldRows.map((row) => fieldJson(row)),
+  };
+}

@@ -1,0 +1,375 @@
+// Running a prepared query: wait for a slot on the database, execute on its pooled connection, stream rows through
+// the row limit and the value converters into a result writer, record the execution. The HTTP entry point
+// (`runQuery`) commits its reply before the query runs, as Metabase does, so query errors come back as 202 failed
+// results; only errors before that (validation of the request, 404, 403) are HTTP errors.
+
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { HANDLED } from '../http/route.js';
+import { connectionForRow } from '../databases/connections.js';
+import { openOptions } from '../databases/open-options.js';
+import { QueryCancelledError } from '../drivers/shared/row-stream.js';
+import { ConnectionError } from '../drivers/shared/connect-errors.js';
+import type { RowStream } from '../drivers/driver.js';
+import { prepareQuery, displaySql, type PreparedQuery, type QueryRequest } from './pipeline.js';
+import { QueryError, PUBLIC_ERROR_TYPES } from './errors.js';
+import { FairQueue } from './execute/queue.js';
+import { mbqlCols, nativeCols, ResultsMetadataBuilder, type Col } from './results/annotate.js';
+import { converterFor, TemporalFormatter, isIdentity, type Converter } from './results/values.js';
+import { formattedConverter } from './results/format.js';
+import { recordExecution } from './executions/record.js';
+import { Out } from './write/out.js';
+import { ApiJsonSink } from './write/api.js';
+import { CsvSink } from './write/csv.js';
+import { JsonSink } from './write/json.js';
+import { XlsxSink } from './write/xlsx.js';
+import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
+import { ISO_DAY } from './compile/dialect.js';
+
+const BATCH = 500;
+
+// ----- the per-database queue ----------------------------------------------------------------------------------
+
+const queues = new WeakMap<AppContext, Map<number, FairQueue>>();
+
+function queueOf(ctx: AppContext, databaseId: number, name: string): FairQueue {
+  let map = queues.get(ctx);
+  if (!map) {
+    map = new Map();
+    queues.set(ctx, map);
+  }
+  let q = map.get(databaseId);
+  if (!q) {
+    const maxRunning = openOptions(ctx).maxConnections;
+    const configured = Number(ctx.config.env.QUARRY_QUERY_QUEUE_LIMIT);
+    const maxQueued = Number.isFinite(configured) && configured >= 0 ? configured : Math.max(100, maxRunning * 10);
+    q = new FairQueue(`database "${name}"`, { maxRunning, maxQueued });
+    map.set(databaseId, q);
+  }
+  return q;
+}
+
+// ----- errors ------------------------------------------------------------------------------------------------------
+
+function failure(error: unknown, prepared: PreparedQuery | null, request: QueryRequest, started: Date, runningTime: number, jsonQuery: unknown): FailedResult {
+  let type = 'qp';
+  let message = 'Error running query';
+  const extra: Record<string, unknown> = {};
+  if (error instanceof QueryError) {
+    type = error.type;
+    message = error.message;
+    Object.assign(extra, error.extra);
+  } else if (error instanceof QueryCancelledError) {
+    type = error.reason === 'timeout' ? 'timed-out' : 'client';
+    message = error.message;
+  } else if (error instanceof ConnectionError) {
+    type = 'db';
+    message = error.message;
+  } else if (error instanceof Error) {
+    message = error.message || message;
+    const code = (error as { code?: unknown; sqlState?: unknown }).sqlState ?? (error as { code?: unknown }).code;
+    type = 'invalid-query';
+    if (typeof code === 'string') extra.state = code;
+  }
+  if (request.publicResult) {
+    return { status: 'failed', error: PUBLIC_ERROR_TYPES.has(type) ? message : 'An error occurred while running the query.', error_type: type };
+  }
+  const result: FailedResult = {
+    status: 'failed',
+    class: error instanceof Error ? error.constructor.name : 'Error',
+    error: message,
+    stacktrace: [],
+    error_type: type,
+    ...(extra.state ? { state: extra.state } : {}),
+    'ex-data': { type, ...extra },
+    via: [{ status: 'failed', error: message, stacktrace: [] }],
+    json_query: jsonQuery ?? null,
+    data: { rows: [], cols: [] },
+    row_count: 0,
+    database_id: prepared?.database.id ?? null,
+    started_at: started.toISOString(),
+    running_time: runningTime,
+    context: request.context,
+  };
+  if (prepared) result.native = { query: prepared.sql, params: prepared.params.length ? prepared.params : null };
+  return result;
+}
+
+// ----- executing ----------------------------------------------------------------------------------------------------
+
+export interface Outcome {
+  status: 'completed' | 'failed';
+  rowCount: number;
+  error: string | null;
+}
+
+function converters(cols: Col[], sink: ResultSink, prepared: PreparedQuery): Converter[] {
+  const formatter = new TemporalFormatter(prepared.resultsTimezone);
+  if (sink.valueMode === 'formatted') {
+    const sow = ISO_DAY[prepared.settings.startOfWeek] % 7;
+    return cols.map((c) => {
+      const base = converterFor(c.base_type, formatter, 'plain');
+      const pretty = formattedConverter(c, formatter, sow);
+      return (v) => pretty(base(v));
+    });
+  }
+  return cols.map((c) => converterFor(c.base_type, formatter, sink.valueMode === 'iso' ? 'iso' : 'plain'));
+}
+
+/**
+ * Executes `prepared` into `sink`. Never throws for query failures: they are written to the sink as a failed
+ * result. Returns what happened (for the execution log).
+ */
+export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink: ResultSink, signal: AbortSignal, started: Date, t0: number, wantMetadata: boolean): Promise<Outcome> {
+  const request = prepared.request;
+  let release: (() => void) | null = null;
+  let stream: RowStream | null = null;
+  let count = 0;
+  try {
+    const queue = queueOf(ctx, prepared.database.id, prepared.database.name);
+    release = await queue.acquire(String(request.caller?.user.id ?? 'anonymous'), signal);
+    const { connection } = connectionForRow(ctx, prepared.database);
+    stream = await connection.execute(prepared.sql, prepared.params, { signal });
+    const cols = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
+    const convert = converters(cols, sink, prepared);
+    const active = convert.map((c, i) => (isIdentity(c) ? -1 : i)).filter((i) => i >= 0);
+    const metadata = wantMetadata ? new ResultsMetadataBuilder(cols) : null;
+    await sink.start(cols);
+    const max = prepared.maxRows;
+    let batch: unknown[][] = [];
+    if (max === null || max > 0) {
+      for await (const row of stream) {
+        for (const i of active) row[i] = convert[i](row[i]);
+        metadata?.add(row);
+        batch.push(row);
+        count += 1;
+        if (batch.length >= BATCH) {
+          await sink.rows(batch);
+          batch = [];
+          if (signal.aborted) throw new QueryCancelledError('cancelled');
+        }
+        if (max !== null && count >= max) break;
+      }
+    }
+    if (batch.length) await sink.rows(batch);
+    await stream.close();
+    stream = null;
+    release();
+    release = null;
+    const summary: ResultSummary = {
+      row_count: count,
+      running_time: Math.round(performance.now() - t0),
+      started_at: started.toISOString(),
+      database_id: prepared.database.id,
+      context: request.context,
+      json_query: prepared.jsonQuery,
+      native_form: prepared.native ? { query: prepared.sql, params: prepared.params.length ? prepared.params : null } : { query: displaySql(prepared, false), params: null },
+      results_timezone: prepared.resultsTimezone,
+      ...(prepared.settings.reportTimezone ? { requested_timezone: prepared.settings.reportTimezone } : {}),
+      ...(metadata ? { results_metadata: metadata.build() } : {}),
+      ...(max !== null && count >= max ? { rows_truncated: max } : {}),
+    };
+    await sink.finish(summary);
+    return { status: 'completed', rowCount: count, error: null };
+  } catch (error) {
+    if (stream) await stream.close().catch(() => {});
+    const failed = failure(error, prepared, request, started, Math.round(performance.now() - t0), prepared.jsonQuery);
+    await sink.fail(failed).catch(() => {});
+    return { status: 'failed', rowCount: count, error: failed.error };
+  } finally {
+    release?.();
+  }
+}
+
+export function record(ctx: AppContext, request: QueryRequest, prepared: PreparedQuery | null, started: Date, t0: number, outcome: Outcome): void {
+  recordExecution(ctx, {
+    hash: prepared?.hash ?? '',
+    started_at: started.toISOString(),
+    running_time: Math.round(performance.now() - t0),
+    result_rows: outcome.rowCount,
+    native: prepared ? prepared.native : false,
+    context: request.context,
+    error: outcome.error,
+    executor_id: request.caller?.user.id ?? null,
+    card_id: request.cardId ?? null,
+    dashboard_id: request.dashboardId ?? null,
+    pulse_id: request.pulseId ?? null,
+    action_id: request.actionId ?? null,
+    database_id: prepared?.database.id ?? null,
+    cache_hit: false,
+    is_sandboxed: false,
+    parameterized: Boolean(prepared?.query.parameters?.length),
+    embedding_client: null,
+    embedding_version: null,
+  });
+}
+
+// ----- HTTP --------------------------------------------------------------------------------------------------------
+
+const CONTENT_TYPES: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  api: 'application/json; charset=utf-8',
+};
+
+function attachmentHeaders(reply: FastifyReply, format: string, filename: string | undefined): void {
+  const ext = format === 'api' ? 'json' : format;
+  const base = filename ?? `query_result_${new Date().toISOString()}`;
+  reply.header('Content-Disposition', `attachment; filename="${base.replace(/["\\\r\n]/g, '_')}.${ext}"`);
+  reply.header('X-Accel-Buffering', 'no');
+}
+
+export interface OpenReply {
+  sink: ResultSink;
+  signal: AbortSignal;
+  /** Commits the status and headers (for API results, before the query runs). */
+  send(): void;
+  done(): void;
+}
+
+/** The response side of a query: the writer for the requested format, disconnect → abort, headers on demand. */
+export function openReply(reply: FastifyReply, request: QueryRequest): OpenReply {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  reply.raw.on('close', onClose);
+  request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const format = request.exportFormat;
+  const out = new Out();
+  let sent = false;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    if (format) {
+      attachmentHeaders(reply, format, request.filename);
+      reply.code(200).header('Content-Type', CONTENT_TYPES[format]);
+    } else reply.code(202).header('Content-Type', 'application/json; charset=utf-8');
+    void reply.send(out.stream);
+  };
+  const sink: ResultSink =
+    format === 'csv'
+      ? new CsvSink(out, request.formatRows ? 'formatted' : 'plain', send)
+      : format === 'json'
+        ? new JsonSink(out, request.formatRows ? 'formatted' : 'plain', send)
+        : format === 'xlsx'
+          ? new XlsxSink(out, send)
+          : new ApiJsonSink(out);
+  return { sink, signal: controller.signal, send, done: () => reply.raw.off('close', onClose) };
+}
+
+/** Prepares a query for a reply; a QueryError is written as a failed result (returns null), an ApiError thrown. */
+export async function prepareForReply(ctx: AppContext, request: QueryRequest, open: OpenReply, started: Date, t0: number): Promise<PreparedQuery | null> {
+  try {
+    return await prepareQuery(ctx, { ...request, signal: open.signal });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (!(error instanceof QueryError)) ctx.log.error({ err: error }, 'query preparation failed');
+    open.send();
+    const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
+    await open.sink.fail(failed).catch(() => {});
+    record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: failed.error });
+    return null;
+  }
+}
+
+/**
+ * Runs a query and streams its result into `reply`: API JSON with status 202 by default, or a download
+ * (`exportFormat` csv, json, xlsx, api) with status 200. Returns HANDLED for the route helper. Throws an ApiError
+ * (→ 4xx) only for problems found before the query starts.
+ */
+export async function runQuery(ctx: AppContext, reply: FastifyReply, request: QueryRequest): Promise<typeof HANDLED> {
+  const started = new Date();
+  const t0 = performance.now();
+  const open = openReply(reply, request);
+  try {
+    const prepared = await prepareForReply(ctx, request, open, started, t0);
+    if (!prepared) return HANDLED;
+    if (!request.exportFormat || request.exportFormat === 'api') open.send();
+    const outcome = await executeInto(ctx, prepared, open.sink, open.signal, started, t0, !request.exportFormat);
+    record(ctx, request, prepared, started, t0, outcome);
+    return HANDLED;
+  } finally {
+    open.done();
+  }
+}
+
+function safeJsonQuery(query: unknown): unknown {
+  return query && typeof query === 'object' ? query : null;
+}
+
+// ----- in memory ---------------------------------------------------------------------------------------------------
+
+/** A result as the API returns it (status completed or failed), held in memory. */
+export interface QueryResult {
+  status: 'completed' | 'failed';
+  data: { rows: unknown[][]; cols: Col[]; [key: string]: unknown };
+  row_count: number;
+  [key: string]: unknown;
+}
+
+class MemorySink implements ResultSink {
+  readonly valueMode = 'iso' as const;
+  result: QueryResult | null = null;
+  private cols: Col[] = [];
+  private readonly rowsHeld: unknown[][] = [];
+
+  async start(cols: Col[]): Promise<void> {
+    this.cols = cols;
+  }
+
+  async rows(batch: unknown[][]): Promise<void> {
+    for (const r of batch) this.rowsHeld.push(r);
+  }
+
+  async finish(s: ResultSummary): Promise<void> {
+    const { row_count, running_time, started_at, database_id, context, json_query, ...data } = s;
+    this.result = {
+      data: { rows: this.rowsHeld, cols: this.cols, ...data, insights: null },
+      database_id,
+      started_at,
+      json_query,
+      average_execution_time: null,
+      status: 'completed',
+      context,
+      row_count,
+      running_time,
+    };
+  }
+
+  async fail(error: FailedResult): Promise<void> {
+    this.result = { data: { rows: [], cols: [] }, row_count: 0, ...error, status: 'failed' } as QueryResult;
+  }
+}
+
+/**
+ * Runs a query and returns the whole result in memory (parameter values, result_metadata, pulses, tests). Mind the
+ * row limit: the default API limits apply unless `constraints` says otherwise. Throws ApiError like runQuery.
+ */
+export async function runQueryToMemory(ctx: AppContext, request: QueryRequest): Promise<QueryResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const sink = new MemorySink();
+  const signal = request.signal ?? new AbortController().signal;
+  let prepared: PreparedQuery;
+  try {
+    prepared = await prepareQuery(ctx, request);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    await sink.fail(failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query)));
+    record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: sink.result!.error as string });
+    return sink.result!;
+  }
+  const outcome = await executeInto(ctx, prepared, sink, signal, started, t0, true);
+  record(ctx, request, prepared, started, t0, outcome);
+  return sink.result!;
+}
+
+/** The SQL a query compiles to, for people: `{query, params: null}` (values inlined as escaped literals). */
+export async function compileToNative(ctx: AppContext, request: QueryRequest): Promise<{ query: string; params: null }> {
+  const prepared = await prepareQuery(ctx, request);
+  if (prepared.native) return { query: displaySql(prepared, false), params: null };
+  return { query: displaySql(prepared, request.pretty !== false), params: null };
+}

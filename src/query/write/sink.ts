@@ -1,0 +1,35 @@
+// What every result writer implements. The runner (../run.ts) calls `start` once the columns are known, `rows` for
+// each batch of converted rows, then `finish` or `fail`. `fail` may come before `start` (the query never ran) or
+// after some rows (it broke mid-stream); each format ends its output as validly as it can.
+
+import type { Col } from '../results/annotate.js';
+
+export interface ResultSummary {
+  row_count: number;
+  running_time: number;
+  started_at: string;
+  database_id: number;
+  context: string;
+  json_query: Record<string, unknown>;
+  native_form: { query: string; params: unknown[] | null };
+  results_timezone: string;
+  requested_timezone?: string;
+  results_metadata?: { columns: Record<string, unknown>[] };
+  rows_truncated?: number;
+}
+
+export interface FailedResult {
+  status: 'failed' | 'interrupted';
+  error: string;
+  error_type: string;
+  [key: string]: unknown;
+}
+
+export interface ResultSink {
+  /** Values of temporal columns: ISO with offset (API), or unformatted/formatted for downloads. */
+  readonly valueMode: 'iso' | 'plain' | 'formatted';
+  start(cols: Col[]): Promise<void>;
+  rows(batch: unknown[][]): Promise<void>;
+  finish(summary: ResultSummary): Promise<void>;
+  fail(error: FailedResult): Promise<void>;
+}

@@ -1,0 +1,108 @@
+// XLSX downloads (reference §4.7) with exceljs's streaming WorkbookWriter: one sheet "Query result", a frozen
+// header row of display names, typed cells (numbers, booleans, dates with a date/time format). Rows are committed
+// as they arrive and the writer waits for the socket to drain, so memory stays flat however many rows there are.
+
+import ExcelJS from 'exceljs';
+import type { Out } from './out.js';
+import type { FailedResult, ResultSink, ResultSummary } from './sink.js';
+import type { Col } from '../results/annotate.js';
+import { columnTitles } from './titles.js';
+import { isDate, isDateTime, isTime } from '../compile/types.js';
+
+const LOCAL = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?)?(Z|[+-]\d\d:?\d\d)?$/;
+
+/** A temporal value's wall-clock fields as a Date read in UTC (what Excel shows, without zone). */
+function wallClock(value: string): Date | null {
+  const m = LOCAL.exec(value);
+  if (!m) return null;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), Number((m[7] ?? '0').slice(0, 3).padEnd(3, '0'))));
+}
+
+export class XlsxSink implements ResultSink {
+  readonly valueMode = 'plain' as const;
+  private workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
+  private sheet: ExcelJS.Worksheet | null = null;
+  private kinds: Array<'date' | 'datetime' | 'time' | 'other'> = [];
+  private widthsSet = false;
+  private titles: string[] = [];
+
+  constructor(
+    private readonly out: Out,
+    private readonly onStart: () => void,
+  ) {}
+
+  async start(cols: Col[]): Promise<void> {
+    this.onStart();
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out.stream, useStyles: true, useSharedStrings: false });
+    this.sheet = this.workbook.addWorksheet('Query result', { views: [{ state: 'frozen', ySplit: 1 }] });
+    this.kinds = cols.map((c) => (isDate(c.base_type) ? 'date' : isDateTime(c.base_type) ? 'datetime' : isTime(c.base_type) ? 'time' : 'other'));
+    this.titles = columnTitles(cols);
+  }
+
+  /** Column widths from the header and the first batch (they must be set before the first row is written). */
+  private setWidths(batch: unknown[][]): void {
+    const widths = this.titles.map((t) => t.length);
+    for (const row of batch.slice(0, 200)) {
+      row.forEach((v, i) => {
+        const len = v === null || v === undefined ? 0 : String(v).length;
+        if (len > widths[i]) widths[i] = len;
+      });
+    }
+    this.sheet!.columns = this.titles.map((t, i) => ({ key: String(i), width: Math.min(60, Math.max(8, widths[i] + 2)) }));
+    const header = this.sheet!.addRow(this.titles);
+    header.font = { bold: true };
+    header.commit();
+    this.widthsSet = true;
+  }
+
+  async rows(batch: unknown[][]): Promise<void> {
+    if (!this.widthsSet) this.setWidths(batch);
+    const sheet = this.sheet!;
+    for (const values of batch) {
+      const row = sheet.addRow(
+        values.map((v, i) => {
+          const kind = this.kinds[i];
+          if (typeof v === 'string' && (kind === 'date' || kind === 'datetime')) return wallClock(v) ?? v;
+          if (v !== null && typeof v === 'object') return JSON.stringify(v);
+          return v;
+        }),
+      );
+      this.kinds.forEach((kind, i) => {
+        if (kind === 'date') row.getCell(i + 1).numFmt = 'yyyy-mm-dd';
+        else if (kind === 'datetime') row.getCell(i + 1).numFmt = 'yyyy-mm-dd hh:mm:ss';
+      });
+      row.commit();
+    }
+    if (this.out.stream.writableNeedDrain) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.out.stream.off('drain', done);
+          this.out.stream.off('close', done);
+          resolve();
+        };
+        this.out.stream.on('drain', done);
+        this.out.stream.on('close', done);
+      });
+    }
+  }
+
+  async finish(_s: ResultSummary): Promise<void> {
+    if (!this.widthsSet) this.setWidths([]);
+    await this.sheet!.commit();
+    await this.workbook!.commit();
+  }
+
+  async fail(error: FailedResult): Promise<void> {
+    if (!this.workbook) {
+      this.onStart();
+      await this.out.write(JSON.stringify(error));
+      await this.out.end();
+      return;
+    }
+    if (!this.widthsSet) this.setWidths([]);
+    const row = this.sheet!.addRow([`Error: ${error.error}`]);
+    row.commit();
+    await this.sheet!.commit();
+    await this.workbook.commit();
+  }
+}
