@@ -10,6 +10,7 @@ import { lastEditInfo } from '../revisions/revisions.js';
 import { userInfos } from './creators.js';
 import { canRunAdhocQuery } from './data-access.js';
 import type { CardRow } from './store.js';
+import { averageRunningTimes, flushExecutions } from '../query/index.js';
 
 export interface CardJsonOptions {
   /** Load `parameter_usage_count` (costs a scan of parameters; only for single-card reads). */
@@ -101,6 +102,19 @@ async function parameterUsage(ctx: AppContext, id: number): Promise<number> {
   return count;
 }
 
+/** When each card's query last started (from the query execution log). */
+async function lastQueryStarts(ctx: AppContext, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  await flushExecutions(ctx);
+  const rows = await ctx.db
+    .selectFrom('query_execution')
+    .select(['card_id', (eb) => eb.fn.max('started_at').as('last')])
+    .where('card_id', 'in', ids)
+    .groupBy('card_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.card_id), String(r.last)]));
+}
+
 /** Full card JSON for a batch of rows, in the same order. */
 export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows: CardRow[], options: CardJsonOptions = {}) {
   const ids = rows.map((r) => r.id);
@@ -113,7 +127,11 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
     uploadTables(ctx, rows.filter((r) => r.type === 'model' && r.table_id !== null).map((r) => r.table_id as number)),
     options.parameterUsage && rows.length === 1 ? parameterUsage(ctx, rows[0].id) : Promise.resolve(0),
   ]);
-  const adhoc = await Promise.all(rows.map((r) => canRunAdhocQuery(ctx, access.caller, r)));
+  const [adhoc, averages, lastStarts] = await Promise.all([
+    Promise.all(rows.map((r) => canRunAdhocQuery(ctx, access.caller, r))),
+    averageRunningTimes(ctx, ids),
+    lastQueryStarts(ctx, ids),
+  ]);
   return rows.map((row, i) => {
     const canWrite = canWriteCard(access, row);
     const archived = bool(row.archived);
@@ -132,8 +150,8 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
       dashboard_count: counts.get(row.id) ?? 0,
       dashboard: row.dashboard_id === null ? null : dashboards.get(row.dashboard_id) ?? null,
       parameter_usage_count: usage,
-      average_query_time: null,
-      last_query_start: null,
+      average_query_time: averages.get(row.id) ?? null,
+      last_query_start: lastStarts.get(row.id) ?? null,
       moderation_reviews: [],
       based_on_upload: row.type === 'model' && row.table_id !== null && uploads.has(row.table_id) ? row.table_id : null,
       ...(row.type === 'model' ? { persisted: false } : {}),

@@ -1,0 +1,60 @@
+// GET /api/card/:id/params/:key/values and /search/:query: the possible values of one of the card's parameters —
+// from its static list, from another card's column, or from the field it filters (cached field values, else a
+// DISTINCT query). At most 1,000 values, with `has_more_values`.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { badRequest } from '../http/errors.js';
+import { collectionAccess } from '../permissions/collections.js';
+import { parameterValues } from '../query/parameter-values.js';
+import { readableCard } from './cards.js';
+import { templateTags } from './query-info.js';
+import { datasetQueryOf, parametersOf, type CardRow } from './store.js';
+
+type Obj = Record<string, unknown>;
+
+/** The card's parameters, or (older native cards) ones made from its template tags. */
+function cardParameters(card: CardRow): Obj[] {
+  const own = parametersOf(card);
+  if (own.length > 0) return own;
+  return Object.values(templateTags(datasetQueryOf(card)))
+    .filter((t) => t.type !== 'snippet' && t.type !== 'card')
+    .map((t) => ({
+      id: t.id,
+      type: t['widget-type'] ?? (t.type === 'dimension' ? 'category' : t.type),
+      target: [t.type === 'dimension' ? 'dimension' : 'variable', ['template-tag', t.name]],
+      name: t['display-name'] ?? t.name,
+      slug: t.name,
+      default: t.default,
+    }));
+}
+
+/** The field a parameter filters: a field ref target, or the field of the template tag it points at. */
+function fieldIdOf(card: CardRow, parameter: Obj): number | null {
+  const target = parameter.target;
+  if (!Array.isArray(target) || target[0] !== 'dimension' || !Array.isArray(target[1])) return null;
+  const ref = target[1] as unknown[];
+  if (ref[0] === 'field' && typeof ref[1] === 'number') return ref[1];
+  if (ref[0] === 'template-tag') {
+    const tags = templateTags(datasetQueryOf(card));
+    const key = ref[1];
+    const tag =
+      typeof key === 'string'
+        ? tags[key]
+        : key && typeof key === 'object'
+          ? Object.values(tags).find((t) => t.id === (key as Obj).id)
+          : undefined;
+    const dimension = tag?.dimension;
+    if (Array.isArray(dimension) && dimension[0] === 'field' && typeof dimension[1] === 'number') return dimension[1];
+  }
+  return null;
+}
+
+export async function cardParameterValues(ctx: AppContext, caller: Caller, id: number, key: string, search: string | null) {
+  const access = await collectionAccess(ctx, caller);
+  const card = await readableCard(ctx, access, id);
+  const parameter = cardParameters(card).find((p) => String(p.id) === key);
+  if (!parameter) throw badRequest(`Card does not have a parameter with the ID ${JSON.stringify(key)}`);
+  const fieldId = fieldIdOf(card, parameter);
+  return parameterValues(ctx, caller, parameter, fieldId === null ? [] : [fieldId], search);
+}

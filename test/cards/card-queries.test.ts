@@ -1,0 +1,229 @@
+// Running cards against the Sample Database: results, parameters, exports, pivot, parameter values, query
+// metadata, nested questions on cards and models, snippets, result metadata computed on save.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { installSample, type Sample } from './sample.js';
+import { createCollection, uniqueName } from './fixtures.js';
+
+const CATEGORIES = ['Doohickey', 'Gadget', 'Gizmo', 'Widget'];
+
+forEachAppDb('card queries', (server) => {
+  let admin: Client;
+  let sample: Sample;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    sample = await installSample(admin);
+  });
+
+  const byCategory = () => ({
+    database: sample.id,
+    type: 'query',
+    query: {
+      'source-table': sample.table('PRODUCTS'),
+      aggregation: [['count']],
+      breakout: [['field', sample.field('PRODUCTS', 'CATEGORY'), null]],
+    },
+  });
+
+  async function card(fields: Record<string, unknown>) {
+    const response = await admin.post('/api/card', { name: uniqueName('Q'), display: 'table', visualization_settings: {}, ...fields });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  }
+
+  test('result_metadata is computed when not given, and kept when given', async () => {
+    const c = await card({ dataset_query: byCategory(), display: 'bar' });
+    assert.ok(Array.isArray(c.result_metadata));
+    assert.deepEqual(c.result_metadata.map((m: any) => m.name), ['CATEGORY', 'count']);
+    assert.equal(c.result_metadata[1].base_type.startsWith('type/'), true);
+    const given = [{ name: 'CATEGORY', display_name: 'Kind', base_type: 'type/Text' }, { name: 'count', display_name: 'How many', base_type: 'type/Integer' }];
+    const model = await card({ dataset_query: byCategory(), type: 'model', result_metadata: given });
+    assert.deepEqual(model.result_metadata.map((m: any) => m.display_name), ['Kind', 'How many']);
+    const changed = (await admin.put(`/api/card/${c.id}`, { dataset_query: { ...byCategory(), query: { ...byCategory().query, limit: 2 } } })).body;
+    assert.deepEqual(changed.result_metadata.map((m: any) => m.name), ['CATEGORY', 'count'], 'recomputed when the query changes');
+  });
+
+  test('POST /api/card/:id/query answers 202 with rows; last_used_at and average_query_time follow', async () => {
+    const c = await card({ dataset_query: byCategory() });
+    const result = await admin.post(`/api/card/${c.id}/query`);
+    assert.equal(result.status, 202);
+    assert.equal(result.body.status, 'completed');
+    assert.deepEqual(result.body.data.rows.map((r: any[]) => r[0]), CATEGORIES);
+    assert.equal(result.body.context, 'question');
+    assert.equal(result.body.row_count, 4);
+    const after = (await admin.get(`/api/card/${c.id}`, { query: { ignore_view: 'true' } })).body;
+    assert.ok(after.last_used_at);
+    assert.equal(typeof after.average_query_time, 'number');
+    assert.ok(after.last_query_start);
+    assert.equal((await admin.post('/api/card/987654/query')).status, 404);
+  });
+
+  test('native card with a variable: parameters sent, card defaults, required values', async () => {
+    const tag = { id: 'cat-tag', name: 'category', 'display-name': 'Category', type: 'text' };
+    const c = await card({
+      dataset_query: {
+        database: sample.id,
+        type: 'native',
+        native: { query: 'SELECT COUNT(*) AS n FROM PRODUCTS WHERE CATEGORY = {{category}}', 'template-tags': { category: tag } },
+      },
+      parameters: [{ id: 'cat-tag', type: 'category', target: ['variable', ['template-tag', 'category']], name: 'Category', slug: 'category', default: 'Gizmo' }],
+    });
+    assert.equal(c.query_type, 'native');
+    const widgets = await admin.post(`/api/card/${c.id}/query`, { parameters: [{ id: 'cat-tag', type: 'category', value: 'Widget' }] });
+    assert.equal(widgets.status, 202);
+    const gizmos = await admin.post(`/api/card/${c.id}/query`);
+    assert.equal(gizmos.body.status, 'completed');
+    const total = await admin.post(`/api/card/${c.id}/query`, { parameters: [{ id: 'cat-tag', type: 'category', target: ['variable', ['template-tag', 'category']], value: ['Widget'] }] });
+    assert.equal(total.body.data.rows[0][0], widgets.body.data.rows[0][0]);
+    assert.notEqual(widgets.body.data.rows[0][0], gizmos.body.data.rows[0][0], 'the default applies when nothing is sent');
+    const bad = await admin.post(`/api/card/${c.id}/query`, { parameters: 'x' });
+    assert.equal(bad.status, 400);
+  });
+
+  test('exports: csv, json, xlsx and api files named after the card', async () => {
+    const c = await card({ name: 'Products by Category!', dataset_query: byCategory() });
+    const csv = await admin.post(`/api/card/${c.id}/query/csv`);
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
+    assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="products_by_category_.*\.csv"/);
+    const lines = csv.text.trim().split('\n');
+    assert.equal(lines.length, 5);
+    assert.match(lines[1], /^Doohickey,\d+$/);
+    const json = await admin.post(`/api/card/${c.id}/query/json`);
+    assert.equal(json.status, 200);
+    const parsed = JSON.parse(json.text);
+    assert.equal(parsed.length, 4);
+    assert.equal(Object.keys(parsed[0]).length, 2);
+    const xlsx = await admin.post(`/api/card/${c.id}/query/xlsx`);
+    assert.equal(xlsx.status, 200);
+    assert.match(xlsx.headers.get('content-type') ?? '', /spreadsheetml/);
+    const api = await admin.post(`/api/card/${c.id}/query/api`);
+    assert.equal(api.status, 200);
+    assert.equal(JSON.parse(api.text).data.rows.length, 4);
+    assert.equal((await admin.post(`/api/card/${c.id}/query/pdf`)).status, 400);
+    const form = await admin.post(`/api/card/${c.id}/query/csv`, undefined, {
+      raw: `parameters=${encodeURIComponent('[]')}&format_rows=false`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    assert.equal(form.status, 200);
+    const badParams = await admin.post(`/api/card/${c.id}/query/csv`, undefined, { raw: 'parameters=nope', contentType: 'application/x-www-form-urlencoded' });
+    assert.equal(badParams.status, 400);
+  });
+
+  test('pivot query adds the pivot-grouping rows', async () => {
+    const c = await card({
+      display: 'pivot',
+      dataset_query: {
+        database: sample.id,
+        type: 'query',
+        query: {
+          'source-table': sample.table('PRODUCTS'),
+          aggregation: [['count']],
+          breakout: [['field', sample.field('PRODUCTS', 'CATEGORY'), null], ['field', sample.field('PRODUCTS', 'VENDOR'), null]],
+        },
+      },
+    });
+    const result = await admin.post(`/api/card/pivot/${c.id}/query`);
+    assert.equal(result.status, 202);
+    assert.equal(result.body.status, 'completed');
+    assert.ok(result.body.data.cols.some((col: any) => col.name === 'pivot-grouping'));
+  });
+
+  test('parameter values: static list with search, field values, card source, unknown key', async () => {
+    const c = await card({
+      dataset_query: byCategory(),
+      parameters: [
+        { id: 'fruit', name: 'Fruit', slug: 'fruit', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['apple', 'banana', 'cherry'] } },
+        { id: 'cat', name: 'Category', slug: 'cat', type: 'category', target: ['dimension', ['field', sample.field('PRODUCTS', 'CATEGORY'), null]] },
+      ],
+    });
+    const fruit = (await admin.get(`/api/card/${c.id}/params/fruit/values`)).body;
+    assert.deepEqual(fruit, { values: [['apple'], ['banana'], ['cherry']], has_more_values: false });
+    const an = (await admin.get(`/api/card/${c.id}/params/fruit/search/an`)).body;
+    assert.deepEqual(an.values, [['banana']]);
+    const categories = (await admin.get(`/api/card/${c.id}/params/cat/values`)).body;
+    assert.deepEqual(categories.values.map((v: any[]) => v[0]).sort(), CATEGORIES);
+    assert.equal(categories.has_more_values, false);
+    const giz = (await admin.get(`/api/card/${c.id}/params/cat/search/giz`)).body;
+    assert.deepEqual(giz.values.map((v: any[]) => v[0]), ['Gizmo']);
+    const source = await card({ dataset_query: byCategory() });
+    const fromCard = await card({
+      dataset_query: byCategory(),
+      parameters: [{ id: 'src', name: 'Src', slug: 'src', type: 'category', values_source_type: 'card', values_source_config: { card_id: source.id, value_field: ['field', 'CATEGORY', { 'base-type': 'type/Text' }] } }],
+    });
+    const viaCard = (await admin.get(`/api/card/${fromCard.id}/params/src/values`)).body;
+    assert.deepEqual(viaCard.values.map((v: any[]) => v[0]).sort(), CATEGORIES);
+    const unknown = await admin.get(`/api/card/${c.id}/params/nope/values`);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.text, 'Card does not have a parameter with the ID "nope"');
+  });
+
+  test('query_metadata lists the database, tables and fields', async () => {
+    const c = await card({ dataset_query: byCategory() });
+    const md = (await admin.get(`/api/card/${c.id}/query_metadata`)).body;
+    assert.ok(md.databases.some((d: any) => d.id === sample.id));
+    assert.ok(md.tables.some((t: any) => t.id === sample.table('PRODUCTS')));
+    assert.ok(Array.isArray(md.fields));
+    const model = await card({ dataset_query: byCategory(), type: 'model' });
+    const modelMd = (await admin.get(`/api/card/${model.id}/query_metadata`)).body;
+    assert.ok(modelMd.tables.some((t: any) => t.id === `card__${model.id}`), 'a model is also described as a table');
+  });
+
+  test('nested questions: on a saved question, on a model, {{#N}} and snippets in native queries', async () => {
+    const model = await card({
+      type: 'model',
+      dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('PRODUCTS') } },
+    });
+    const onModel = await card({
+      dataset_query: {
+        database: -1337,
+        type: 'query',
+        query: { 'source-table': `card__${model.id}`, aggregation: [['count']] },
+      },
+    });
+    assert.equal(onModel.database_id, sample.id);
+    const counted = await admin.post(`/api/card/${onModel.id}/query`);
+    assert.equal(counted.body.status, 'completed');
+    assert.equal(counted.body.data.rows[0][0], 200);
+    const onQuestion = await card({
+      dataset_query: { database: sample.id, type: 'query', query: { 'source-table': `card__${onModel.id}` } },
+    });
+    assert.deepEqual((await admin.post(`/api/card/${onQuestion.id}/query`)).body.data.rows, [[200]]);
+
+    const snippet = (await admin.post('/api/native-query-snippet', { name: uniqueName('gizmos').replace(/\s/g, '_'), content: "CATEGORY = 'Gizmo'" })).body;
+    const tagName = `snippet: ${snippet.name}`;
+    const cardTag = `#${model.id}`;
+    const nativeCard = await card({
+      dataset_query: {
+        database: sample.id,
+        type: 'native',
+        native: {
+          query: `SELECT COUNT(*) FROM {{${cardTag}}} AS m WHERE {{${tagName}}}`,
+          'template-tags': {
+            [cardTag]: { id: 'c1', name: cardTag, 'display-name': 'Model', type: 'card', 'card-id': model.id },
+            [tagName]: { id: 's1', name: tagName, 'display-name': 'Snippet', type: 'snippet', 'snippet-name': snippet.name, 'snippet-id': snippet.id },
+          },
+        },
+      },
+    });
+    const result = await admin.post(`/api/card/${nativeCard.id}/query`);
+    assert.equal(result.body.status, 'completed', JSON.stringify(result.body.error));
+    assert.ok(result.body.data.rows[0][0] > 0 && result.body.data.rows[0][0] < 200);
+  });
+
+  test('a user without read access to the card gets 403 on queries, exports and values', async () => {
+    const c = await createCollection(admin);
+    const secret = await card({ dataset_query: byCategory(), collection_id: c.id });
+    const graph = (await admin.get('/api/collection/graph')).body;
+    await admin.put('/api/collection/graph', { revision: graph.revision, groups: { 1: { [c.id]: 'none' } } });
+    const { client } = await createUserClient(server(), admin);
+    assert.equal((await client.post(`/api/card/${secret.id}/query`)).status, 403);
+    assert.equal((await client.post(`/api/card/${secret.id}/query/csv`)).status, 403);
+    assert.equal((await client.get(`/api/card/${secret.id}/query_metadata`)).status, 403);
+    assert.equal((await client.get(`/api/card/${secret.id}/params/x/values`)).status, 403);
+  });
+});
