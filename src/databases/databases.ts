@@ -18,6 +18,7 @@ import { closeConnection, loadDatabaseRow } from './connections.js';
 import { driverOrFail, testConnection } from './connection-test.js';
 import { savedQuestionsDatabase } from './saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
+import { reloadSchedules } from '../sync/scheduler.js';
 
 export const CACHE_TTL_MESSAGE = 'The cache TTL database setting is only enabled if you have a premium token with the advanced-config feature.';
 
@@ -156,6 +157,7 @@ export async function createDatabase(ctx: AppContext, caller: Caller | null, inp
     updated_at: now,
   });
   triggerSync(ctx, id, 'full');
+  await reloadSchedules(ctx);
   return databaseJson(ctx, await databaseOr404(ctx, id), caller);
 }
 
@@ -214,6 +216,7 @@ export async function updateDatabase(ctx: AppContext, caller: Caller, id: number
     await closeConnection(ctx, id);
     triggerSync(ctx, id, 'full');
   }
+  if ('metadata_sync_schedule' in changes || 'is_full_sync' in changes) await reloadSchedules(ctx);
   return databaseJson(ctx, await databaseOr404(ctx, id), caller);
 }
 
@@ -222,6 +225,7 @@ export async function deleteDatabase(ctx: AppContext, id: number): Promise<void>
   await closeConnection(ctx, id);
   // Tables, fields, values and dimensions go with it (ON DELETE CASCADE); the field → field FK column is nulled.
   await ctx.db.deleteFrom('metabase_database').where('id', '=', id).execute();
+  await reloadSchedules(ctx);
 }
 
 /** POST /api/database/validate: {"valid": true}, or a 400 saying why the connection failed. */

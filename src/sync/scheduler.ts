@@ -9,6 +9,12 @@ import { bool } from '../appdb/portable.js';
 import { triggerSync } from './runner.js';
 
 const RELOAD_MS = 60_000;
+const reloaders = new WeakMap<AppContext, () => Promise<void>>();
+
+/** Re-reads the schedules now (after this instance added, changed or removed a database). */
+export async function reloadSchedules(ctx: AppContext): Promise<void> {
+  await reloaders.get(ctx)?.();
+}
 
 interface Scheduled {
   metadata: string;
@@ -54,11 +60,13 @@ export function startSyncScheduler(ctx: AppContext): void {
   }
 
   const tick = () => reload().catch((error) => ctx.log.warn({ err: error }, 'reloading sync schedules failed'));
+  reloaders.set(ctx, tick);
   void tick();
   const timer = setInterval(tick, RELOAD_MS);
   timer.unref();
   ctx.onClose.push(() => {
     stopped = true;
+    reloaders.delete(ctx);
     clearInterval(timer);
     for (const entry of scheduled.values()) entry.jobs.forEach((j) => j.stop());
     scheduled.clear();

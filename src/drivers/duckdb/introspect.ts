@@ -10,7 +10,9 @@ interface Queryable {
 const OWN_CATALOG = 'database_name = current_database() and not internal';
 
 export async function listDuckdbSchemas(db: Queryable): Promise<string[]> {
-  const rows = await db.query<[string]>(`select schema_name from duckdb_schemas() where ${OWN_CATALOG} and schema_name not in ('information_schema', 'pg_catalog') order by schema_name`);
+  const rows = await db.query<[string]>(
+    `select schema_name from duckdb_schemas() where database_name = current_database() and schema_name not in ('information_schema', 'pg_catalog') order by schema_name`,
+  );
   return rows.map(([s]) => s);
 }
 

@@ -1,0 +1,157 @@
+// The four drivers behind the one contract: identical rows for the same data, streamed results that release
+// their connection, cancellation by signal and by timeout, bound parameters, and the value conventions.
+
+import { before, after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { driverFor } from '../../src/drivers/registry.js';
+import type { Driver, DriverConnection } from '../../src/drivers/driver.js';
+import { collectRows, QueryCancelledError } from '../../src/drivers/shared/row-stream.js';
+import { ENGINES, loadSamplesEverywhere, type Engine, type LoadedSamples } from './helpers.js';
+
+let samples: LoadedSamples;
+const open = {} as Record<Engine, { driver: Driver; connection: DriverConnection }>;
+
+before(async () => {
+  samples = await loadSamplesEverywhere();
+  for (const engine of ENGINES) {
+    const driver = driverFor(engine);
+    open[engine] = { driver, connection: driver.open(driver.normalizeDetails(samples.details[engine]), { maxConnections: 2, dataDir: tmpdir() }) };
+  }
+});
+after(async () => {
+  for (const engine of ENGINES) await open[engine]?.connection.close();
+  await samples?.cleanup();
+});
+
+const q = (engine: Engine, name: string) => open[engine].driver.quoteIdentifier(name);
+
+/** A statement that keeps the database busy for many seconds. */
+function slowSql(engine: Engine): string {
+  switch (engine) {
+    case 'postgres':
+      return 'select pg_sleep(30)';
+    case 'mysql':
+      return 'select sleep(30)';
+    case 'duckdb':
+      return 'select count(*) from range(100000000000) a';
+    case 'sqlite':
+      return 'with recursive n(i) as (select 1 union all select i + 1 from n where i < 100000000) select i from n';
+  }
+}
+
+describe('every engine', () => {
+  test('returns the same rows and column types for the same query', async () => {
+    const results = await Promise.all(
+      ENGINES.map(async (engine) => {
+        const sql = `select ${['ID', 'USER_ID', 'SUBTOTAL', 'TAX', 'DISCOUNT', 'CREATED_AT', 'QUANTITY'].map((c) => q(engine, c)).join(', ')} from ${q(engine, 'ORDERS')} where ${q(engine, 'ID')} <= ${open[engine].driver.placeholder(1)} order by ${q(engine, 'ID')}`;
+        const stream = await open[engine].connection.execute(sql, [50]);
+        return { columns: stream.columns.map((c) => c.baseType), rows: await collectRows(stream) };
+      }),
+    );
+    for (const r of results) assert.equal(r.rows.length, 50);
+    for (const r of results.slice(1)) assert.deepEqual(r.rows, results[0].rows);
+    assert.deepEqual(results[0].columns.slice(2), ['type/Float', 'type/Float', 'type/Float', 'type/DateTime', 'type/Integer']);
+    assert.match(String(results[0].rows[0][5]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?$/);
+  });
+
+  test('booleans, dates and text read the same everywhere', async () => {
+    const rows = await Promise.all(
+      ENGINES.map(async (engine) => {
+        const cols = ['TRIAL_CONVERTED', 'ACTIVE_SUBSCRIPTION', 'TRIAL_ENDS_AT', 'CANCELED_AT', 'COUNTRY', 'LATITUDE'].map((c) => q(engine, c)).join(', ');
+        return collectRows(await open[engine].connection.execute(`select ${cols} from ${q(engine, 'ACCOUNTS')} order by ${q(engine, 'ID')} limit 30`, []));
+      }),
+    );
+    for (const r of rows.slice(1)) assert.deepEqual(r, rows[0]);
+    assert.ok(rows[0].every((r) => typeof r[0] === 'boolean'));
+    const births = await Promise.all(ENGINES.map(async (e) => collectRows(await open[e].connection.execute(`select ${q(e, 'BIRTH_DATE')} from ${q(e, 'PEOPLE')} order by ${q(e, 'ID')} limit 5`, []))));
+    for (const b of births) assert.deepEqual(b, births[0]);
+    assert.match(String(births[0][0][0]), /^\d{4}-\d\d-\d\d$/);
+  });
+
+  test('streams a large result and releases the connection when the reader stops early', async () => {
+    for (const engine of ENGINES) {
+      const { connection } = open[engine];
+      const stream = await connection.execute(`select * from ${q(engine, 'ANALYTIC_EVENTS')}`, []);
+      let n = 0;
+      for await (const _row of stream) n += 1;
+      assert.equal(n, 37169, engine);
+      // Pool of 2: three early stops in a row must not exhaust it.
+      for (let i = 0; i < 3; i++) {
+        const partial = await connection.execute(`select * from ${q(engine, 'ANALYTIC_EVENTS')}`, []);
+        for await (const _row of partial) break;
+      }
+      assert.deepEqual(await collectRows(await connection.execute(`select count(*) from ${q(engine, 'PRODUCTS')}`, [])), [[200]], engine);
+    }
+  });
+
+  test('an AbortSignal cancels a running statement on the database', async () => {
+    for (const engine of ENGINES) {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 300);
+      await assert.rejects(
+        (async () => collectRows(await open[engine].connection.execute(slowSql(engine), [], { signal: controller.signal })))(),
+        (error: unknown) => error instanceof QueryCancelledError && error.reason === 'cancelled',
+        engine,
+      );
+      assert.ok(Date.now() - started < 5000, `${engine} stopped in ${Date.now() - started} ms`);
+      assert.deepEqual(await collectRows(await open[engine].connection.execute('select 1', [])), [[1]], `${engine} still usable`);
+    }
+  });
+
+  test('a statement past its timeout is cancelled with a clear message', async () => {
+    for (const engine of ENGINES) {
+      const started = Date.now();
+      await assert.rejects(
+        (async () => collectRows(await open[engine].connection.execute(slowSql(engine), [], { timeoutMs: 400 })))(),
+        (error: unknown) => error instanceof QueryCancelledError && /timed out/.test(error.message),
+        engine,
+      );
+      assert.ok(Date.now() - started < 5000, `${engine} stopped in ${Date.now() - started} ms`);
+    }
+  });
+
+  test('a bad statement rejects with the engine\'s message and leaves the pool healthy', async () => {
+    for (const engine of ENGINES) {
+      await assert.rejects((async () => collectRows(await open[engine].connection.execute('select * from no_such_table_here', [])))(), /no_such_table_here/i, engine);
+      assert.deepEqual(await collectRows(await open[engine].connection.execute('select 1', [])), [[1]]);
+    }
+  });
+});
+
+describe('engine-specific values', () => {
+  test('PostgreSQL: timestamptz as a UTC instant, big integers as strings, numerics, JSON text', async () => {
+    const rows = await collectRows(
+      await open.postgres.connection.execute(
+        "select timestamptz '2024-01-31 10:30:00.5+02', 9007199254740993::int8, 12.5::numeric, 0.12345678901234567890::numeric, '{\"a\": 1}'::jsonb, array[1,2], date '2024-02-29', time '10:30:00', true",
+        [],
+      ),
+    );
+    assert.deepEqual(rows[0], ['2024-01-31T08:30:00.500Z', '9007199254740993', 12.5, '0.12345678901234567890', '{"a": 1}', '[1,2]', '2024-02-29', '10:30:00', true]);
+  });
+
+  test('MariaDB: TIMESTAMP as a UTC instant, DATETIME without zone, exact doubles', async () => {
+    const rows = await collectRows(await open.mysql.connection.execute("select cast('2024-01-31 10:30:00.250' as datetime(3)), 9007199254740993, cast(1.5 as decimal(10,2)), ?", [0.1 + 0.2]));
+    assert.deepEqual(rows[0], ['2024-01-31T10:30:00.250', '9007199254740993', 1.5, 0.30000000000000004]);
+  });
+
+  test('DuckDB and SQLite: big integers and timestamps', async () => {
+    assert.deepEqual((await collectRows(await open.duckdb.connection.execute("select 9007199254740993::bigint, timestamptz '2024-01-31 10:30:00+00', 1.25::decimal(5,2)", [])))[0], ['9007199254740993', '2024-01-31T10:30:00Z', 1.25]);
+    assert.deepEqual((await collectRows(await open.sqlite.connection.execute('select 9007199254740993, ?, ?', [true, 'x'])))[0], ['9007199254740993', 1, 'x']);
+  });
+
+  test('introspection reports schemas, keys and versions', async () => {
+    assert.deepEqual(await open.postgres.connection.schemas(), ['public']);
+    assert.deepEqual(await open.duckdb.connection.schemas(), ['main']);
+    assert.deepEqual(await open.sqlite.connection.schemas(), []);
+    for (const engine of ENGINES) {
+      const { tables, foreignKeys } = await open[engine].connection.introspect();
+      assert.equal(tables.length, 8, engine);
+      assert.equal(foreignKeys.length, 6, engine);
+      const orders = tables.find((t) => t.name === 'ORDERS')!;
+      assert.deepEqual(orders.fields.filter((f) => f.primaryKey).map((f) => f.name), ['ID']);
+      assert.ok((await open[engine].connection.version()).version);
+    }
+  });
+});

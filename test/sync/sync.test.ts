@@ -1,0 +1,202 @@
+// Sync over time: schema changes (new, changed, removed and returning tables and fields), admin edits that
+// survive later syncs, the lease that keeps two instances from syncing one database, initial_sync_status,
+// field-values limits, scheduled syncs, and syncing while queries run.
+
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { forEachAppDb, setupAdmin } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { runSync } from '../../src/sync/runner.js';
+import { syncLeaseKey } from '../../src/sync/sync-database.js';
+import { reloadSchedules } from '../../src/sync/scheduler.js';
+import { connectionFor } from '../../src/databases/connections.js';
+import { collectRows } from '../../src/drivers/shared/row-stream.js';
+import { writeDetails } from '../../src/databases/details.js';
+import { fieldOf, loadSamplesEverywhere, tableOf, waitFor, waitForSync, type LoadedSamples } from '../databases/helpers.js';
+
+let samples: LoadedSamples;
+before(async () => {
+  samples = await loadSamplesEverywhere(['postgres']);
+});
+after(async () => {
+  await samples?.cleanup();
+});
+
+function scratchDatabase(dir: string): { file: string; exec(sql: string): void } {
+  const file = join(dir, `scratch-${Math.random().toString(36).slice(2)}.sqlite`);
+  const db = new Database(file);
+  db.exec(`
+    create table things (id integer primary key, name text, kind text, size integer);
+    create table parts (id integer primary key, thing_id integer references things(id), label text);
+  `);
+  const insert = db.prepare('insert into things (name, kind, size) values (?, ?, ?)');
+  for (let i = 0; i < 50; i++) insert.run(`thing ${i}`, ['small', 'medium', 'large'][i % 3], i);
+  db.close();
+  return {
+    file,
+    exec(sql: string) {
+      const handle = new Database(file);
+      handle.exec(sql);
+      handle.close();
+    },
+  };
+}
+
+forEachAppDb('sync over time', (server) => {
+  let admin: Client;
+  let dir: string;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    dir = mkdtempSync(join(tmpdir(), 'quarry-sync-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function addScratch(name: string) {
+    const scratch = scratchDatabase(dir);
+    const created = await admin.post('/api/database', { engine: 'sqlite', name, details: { db: scratch.file } });
+    assert.equal(created.status, 200, created.text);
+    await waitForSync(admin, created.body.id);
+    return { ...scratch, id: created.body.id as number };
+  }
+
+  const metadataOf = async (id: number) => (await admin.get(`/api/database/${id}/metadata`)).body;
+
+  test('new, changed, removed and returning tables and fields', async () => {
+    const db = await addScratch('Changing');
+    const before = await metadataOf(db.id);
+    assert.deepEqual(before.tables.map((t: any) => t.name), ['parts', 'things']);
+    const partsId = tableOf(before, 'PARTS').id;
+    const sizeId = fieldOf(before, 'THINGS', 'SIZE').id;
+    assert.equal(fieldOf(before, 'PARTS', 'THING_ID').fk_target_field_id, fieldOf(before, 'THINGS', 'ID').id);
+
+    db.exec('drop table parts; create table extras (id integer primary key, note text); alter table things drop column size; alter table things add column color text');
+    assert.deepEqual(await runSync(server().ctx, db.id, 'schema'), 'done');
+    const after = await metadataOf(db.id);
+    assert.deepEqual(after.tables.map((t: any) => t.name), ['extras', 'things']);
+    assert.deepEqual(tableOf(after, 'THINGS').fields.map((f: any) => f.name), ['id', 'name', 'kind', 'color']);
+    const parts = await admin.get(`/api/table/${partsId}`);
+    assert.equal(parts.status, 200);
+    assert.equal(parts.body.active, false, 'removed tables are kept, inactive');
+    assert.equal((await admin.get(`/api/field/${sizeId}`)).body.active, false);
+
+    db.exec('create table parts (id integer primary key, thing_id integer references things(id), label text)');
+    await runSync(server().ctx, db.id, 'schema');
+    const back = await metadataOf(db.id);
+    assert.equal(tableOf(back, 'PARTS').id, partsId, 'a returning table keeps its id');
+    assert.equal((await admin.get(`/api/table/${partsId}`)).body.active, true);
+  });
+
+  test('admin edits are never overwritten by a later sync', async () => {
+    const db = await addScratch('Edited');
+    const md = await metadataOf(db.id);
+    const kind = fieldOf(md, 'THINGS', 'KIND');
+    assert.equal(kind.semantic_type, 'type/Category');
+    const name = fieldOf(md, 'THINGS', 'NAME');
+    assert.equal(name.semantic_type, 'type/Name');
+    assert.equal((await admin.put(`/api/field/${kind.id}`, { semantic_type: 'type/Company', display_name: 'Sort of thing', has_field_values: 'search' })).status, 200);
+    assert.equal((await admin.put(`/api/field/${name.id}`, { semantic_type: null })).status, 200);
+    await runSync(server().ctx, db.id, 'full');
+    await runSync(server().ctx, db.id, 'schema');
+    const again = await metadataOf(db.id);
+    assert.equal(fieldOf(again, 'THINGS', 'KIND').semantic_type, 'type/Company');
+    assert.equal(fieldOf(again, 'THINGS', 'KIND').display_name, 'Sort of thing');
+    assert.equal(fieldOf(again, 'THINGS', 'KIND').has_field_values, 'search');
+    assert.equal(fieldOf(again, 'THINGS', 'NAME').semantic_type, null);
+  });
+
+  test('a database whose sync lease is held elsewhere is not synced here', async () => {
+    const db = await addScratch('Leased');
+    db.exec('create table later (id integer primary key)');
+    const ctx = server().ctx;
+    await ctx.db.insertInto('task_lease').values({ lease_key: syncLeaseKey(db.id), owner: 'another-instance', expires_at: Date.now() + 60_000 }).execute();
+    assert.equal(await runSync(ctx, db.id, 'schema'), 'busy');
+    assert.ok(!(await metadataOf(db.id)).tables.some((t: any) => t.name === 'later'));
+    await ctx.db.deleteFrom('task_lease').where('lease_key', '=', syncLeaseKey(db.id)).execute();
+    assert.equal(await runSync(ctx, db.id, 'schema'), 'done');
+    assert.ok((await metadataOf(db.id)).tables.some((t: any) => t.name === 'later'));
+    // An expired lease is taken over.
+    await ctx.db.insertInto('task_lease').values({ lease_key: syncLeaseKey(db.id), owner: 'crashed-instance', expires_at: Date.now() - 1 }).execute();
+    assert.equal(await runSync(ctx, db.id, 'schema'), 'done');
+  });
+
+  test('initial_sync_status goes incomplete → complete, or aborted when the first sync fails', async () => {
+    const ctx = server().ctx;
+    const now = new Date().toISOString();
+    const inserted = await ctx.db
+      .insertInto('metabase_database')
+      .values({
+        entity_id: 'abcdefghijklmnopqrstu', name: 'Broken', description: null, engine: 'sqlite', details: writeDetails(ctx, { db: join(dir, 'gone.sqlite') }),
+        is_sample: false, is_full_sync: true, is_on_demand: false, is_audit: false, auto_run_queries: true, refingerprint: null, cache_ttl: null,
+        metadata_sync_schedule: '0 0 * * * ? *', cache_field_values_schedule: '0 0 0 * * ? *', timezone: null, dbms_version: null,
+        initial_sync_status: 'incomplete', settings: null, caveats: null, points_of_interest: null, creator_id: null, uploads_enabled: false,
+        uploads_schema_name: null, uploads_table_prefix: null, created_at: now, updated_at: now,
+      })
+      .executeTakeFirst();
+    const row = await ctx.db.selectFrom('metabase_database').select('id').where('name', '=', 'Broken').executeTakeFirstOrThrow();
+    void inserted;
+    assert.equal(await runSync(ctx, row.id, 'full'), 'failed');
+    assert.equal((await admin.get(`/api/database/${row.id}`)).body.initial_sync_status, 'aborted');
+    assert.equal((await admin.delete(`/api/database/${row.id}`)).status, 204);
+  });
+
+  test('field values: at most 1,000 short values; more, or long ones, get a search box', async () => {
+    const file = join(dir, 'values.sqlite');
+    const db = new Database(file);
+    db.exec('create table v (id integer primary key, many text, few_long text, some text, flag boolean)');
+    const insert = db.prepare('insert into v (many, few_long, some, flag) values (?, ?, ?, ?)');
+    for (let i = 0; i < 1500; i++) insert.run(`value ${i}`, `${'long text '.repeat(12)}${i % 5}`, `s${String(i % 800).padStart(3, '0')}`, i % 2);
+    db.close();
+    const created = await admin.post('/api/database', { engine: 'sqlite', name: 'Values', details: { db: file } });
+    await waitForSync(admin, created.body.id);
+    const md = await metadataOf(created.body.id);
+    const many = fieldOf(md, 'V', 'MANY');
+    assert.equal(many.has_field_values, 'search');
+    assert.deepEqual((await admin.get(`/api/field/${many.id}/values`)).body.values, []);
+    const long = fieldOf(md, 'V', 'FEW_LONG');
+    assert.equal(long.has_field_values, 'search');
+    const some = fieldOf(md, 'V', 'SOME');
+    assert.equal(some.has_field_values, 'list');
+    assert.equal(some.values.length, 800);
+    assert.deepEqual(some.values[0], ['s000']);
+    assert.deepEqual(fieldOf(md, 'V', 'FLAG').values, [[false], [true]]);
+    assert.equal(fieldOf(md, 'V', 'FLAG').semantic_type, 'type/Category');
+  });
+
+  test('scheduled syncs run on the database\'s own cron schedule', async () => {
+    const db = await addScratch('Scheduled');
+    db.exec('create table scheduled_later (id integer primary key)');
+    const ctx = server().ctx;
+    await ctx.db.updateTable('metabase_database').set({ metadata_sync_schedule: '* * * * * ? *' }).where('id', '=', db.id).execute();
+    await reloadSchedules(ctx);
+    await waitFor('the scheduled sync', async () => (await metadataOf(db.id)).tables.some((t: any) => t.name === 'scheduled_later'), 15_000);
+    await ctx.db.updateTable('metabase_database').set({ metadata_sync_schedule: '0 0 * * * ? *' }).where('id', '=', db.id).execute();
+    await reloadSchedules(ctx);
+  });
+
+  test('syncing while queries run: neither blocks the other', async () => {
+    const created = await admin.post('/api/database', { engine: 'postgres', name: 'Busy warehouse', details: samples.details.postgres });
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.id;
+    const ctx = server().ctx;
+    const queries = Array.from({ length: 6 }, async (_, i) => {
+      const { connection } = await connectionFor(ctx, id);
+      const rows = await collectRows(await connection.execute(`select count(*), pg_sleep(0.2) from "ORDERS" where "ID" > $1`, [i]));
+      return Number(rows[0][0]);
+    });
+    const resync = runSync(ctx, id, 'full');
+    const requests = Array.from({ length: 5 }, () => admin.get(`/api/database/${id}`).then((r) => r.status));
+    const counts = await Promise.all(queries);
+    assert.deepEqual(counts, [18760, 18759, 18758, 18757, 18756, 18755]);
+    assert.deepEqual(await Promise.all(requests), [200, 200, 200, 200, 200]);
+    assert.ok(['done', 'busy'].includes(await resync));
+    await waitForSync(admin, id);
+    const md = await metadataOf(id);
+    assert.equal(md.tables.length, 8);
+    assert.equal(fieldOf(md, 'PRODUCTS', 'CATEGORY').values.length, 4);
+  });
+});
