@@ -19,6 +19,8 @@ import { nativeQuerySnippetRoutes } from './native-query-snippet.js';
 import { activityRoutes } from './activity.js';
 import { searchRoutes } from './search.js';
 import { bookmarkRoutes } from './bookmark.js';
+import multipart from '@fastify/multipart';
+import { MAX_UPLOAD_BYTES } from '../uploads/uploads.js';
 import { databaseRoutes } from './database.js';
 import { fieldRoutes } from './field.js';
 import { tableRoutes } from './table.js';
@@ -42,6 +44,8 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   activityRoutes(r);
   searchRoutes(r);
   bookmarkRoutes(r);
+  // CSV uploads (POST /api/card/from-csv) arrive as multipart/form-data.
+  await _app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 5 } });
   databaseRoutes(r);
   fieldRoutes(r);
   tableRoutes(r);

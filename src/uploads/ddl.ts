@@ -1,0 +1,124 @@
+// Writing an upload into the uploads database through its driver: the column types of each engine, CREATE TABLE,
+// batched INSERTs with bound values, and DROP TABLE to undo a failed upload.
+
+import type { Driver, DriverConnection } from '../drivers/driver.js';
+import type { UploadType } from './types.js';
+
+export const AUTO_PK_COLUMN = '_mb_row_id';
+
+const TYPES: Record<string, Record<UploadType | 'pk', string>> = {
+  sqlite: {
+    pk: 'INTEGER PRIMARY KEY',
+    boolean: 'BOOLEAN',
+    int: 'BIGINT',
+    float: 'DOUBLE',
+    date: 'DATE',
+    datetime: 'TIMESTAMP',
+    offset_datetime: 'TIMESTAMP WITH TIME ZONE',
+    varchar_255: 'VARCHAR(255)',
+    text: 'TEXT',
+  },
+  postgres: {
+    pk: 'BIGINT PRIMARY KEY',
+    boolean: 'BOOLEAN',
+    int: 'BIGINT',
+    float: 'DOUBLE PRECISION',
+    date: 'DATE',
+    datetime: 'TIMESTAMP',
+    offset_datetime: 'TIMESTAMP WITH TIME ZONE',
+    varchar_255: 'VARCHAR(255)',
+    text: 'TEXT',
+  },
+  mysql: {
+    pk: 'BIGINT PRIMARY KEY',
+    boolean: 'BOOLEAN',
+    int: 'BIGINT',
+    float: 'DOUBLE',
+    date: 'DATE',
+    datetime: 'DATETIME(3)',
+    offset_datetime: 'TIMESTAMP(3)',
+    varchar_255: 'VARCHAR(255)',
+    text: 'TEXT',
+  },
+  duckdb: {
+    pk: 'BIGINT PRIMARY KEY',
+    boolean: 'BOOLEAN',
+    int: 'BIGINT',
+    float: 'DOUBLE',
+    date: 'DATE',
+    datetime: 'TIMESTAMP',
+    offset_datetime: 'TIMESTAMPTZ',
+    varchar_255: 'VARCHAR',
+    text: 'VARCHAR',
+  },
+};
+
+export function supportsUploads(engine: string): boolean {
+  return Object.hasOwn(TYPES, engine);
+}
+
+export interface UploadColumn {
+  name: string;
+  type: UploadType;
+}
+
+/** `schema.table` quoted for the engine. */
+export function qualifiedName(driver: Driver, schema: string | null, table: string): string {
+  return schema ? `${driver.quoteIdentifier(schema)}.${driver.quoteIdentifier(table)}` : driver.quoteIdentifier(table);
+}
+
+async function run(connection: DriverConnection, sql: string, params: unknown[] = []): Promise<void> {
+  const stream = await connection.execute(sql, params);
+  try {
+    for await (const _row of stream) {
+      // statements without results; nothing to read
+    }
+  } finally {
+    await stream.close();
+  }
+}
+
+export async function createTable(driver: Driver, connection: DriverConnection, name: string, columns: UploadColumn[]): Promise<void> {
+  const types = TYPES[driver.engine];
+  const definitions = [
+    `${driver.quoteIdentifier(AUTO_PK_COLUMN)} ${types.pk}`,
+    ...columns.map((c) => `${driver.quoteIdentifier(c.name)} ${types[c.type]}`),
+  ];
+  await run(connection, `CREATE TABLE ${name} (${definitions.join(', ')})`);
+}
+
+/** A parsed value as this engine wants it bound. */
+function bindable(engine: string, type: UploadType, value: string | number | boolean | null): unknown {
+  if (value === null) return null;
+  if (engine === 'mysql' && (type === 'datetime' || type === 'offset_datetime') && typeof value === 'string') {
+    return value.replace('T', ' ').replace(/Z$/, '');
+  }
+  return value;
+}
+
+const MAX_PARAMS = 10_000;
+
+export async function insertRows(
+  driver: Driver,
+  connection: DriverConnection,
+  name: string,
+  columns: UploadColumn[],
+  rows: Array<Array<string | number | boolean | null>>,
+): Promise<void> {
+  const width = columns.length + 1;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / width));
+  const names = [AUTO_PK_COLUMN, ...columns.map((c) => c.name)].map((n) => driver.quoteIdentifier(n)).join(', ');
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const batch = rows.slice(start, start + perStatement);
+    const params: unknown[] = [];
+    const tuples = batch.map((row, r) => {
+      params.push(start + r + 1, ...row.map((v, i) => bindable(driver.engine, columns[i].type, v)));
+      return `(${Array.from({ length: width }, (_, c) => driver.placeholder(r * width + c + 1)).join(', ')})`;
+    });
+    await run(connection, `INSERT INTO ${name} (${names}) VALUES ${tuples.join(', ')}`, params);
+  }
+}
+
+export async function dropTable(connection: DriverConnection, name: string): Promise<void> {
+  await run(connection, `DROP TABLE IF EXISTS ${name}`);
+}
