@@ -2,7 +2,7 @@
 // remappings (dimensions) and summary. Edits are admin-only; reads are open to signed-in users for now.
 
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { parseParams, s } from '../http/schema.js';
 import { isCoercionStrategy, isSemanticOrRelationType } from '../databases/type-hierarchy.js';
 import {
   discardFieldValues, fieldSummary, getField, getFieldValues, relatedToField, remappedValue, removeDimension, rescanField, searchFieldValues,
@@ -71,10 +71,8 @@ export function fieldRoutes(r: Routes) {
       // Metabase's body says `type`/`name`; the spec names them dimension-type/dimension-name. Either works.
       const type = body.type ?? body['dimension-type'];
       const name = body.name ?? body['dimension-name'];
-      if (!type || !name) {
-        return s.object({ type: s.enum(['internal', 'external'] as const), name: s.nbstr() }).parse({ type, name }, false) as never;
-      }
-      return setDimension(ctx, params.id, type, name, body.human_readable_field_id);
+      const checked = parseParams({ type: s.enum(['internal', 'external'] as const), name: s.nbstr() }, { type, name }, false);
+      return setDimension(ctx, params.id, checked.type, checked.name, body.human_readable_field_id);
     },
   );
   r.delete('/api/field/:id/dimension', { auth: 'admin', params: id }, async ({ ctx, params }) => {

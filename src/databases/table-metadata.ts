@@ -48,14 +48,15 @@ export interface TableInput {
   show_in_getting_started?: boolean | null;
 }
 
-const EDITABLE = ['display_name', 'description', 'visibility_type', 'entity_type', 'field_order', 'caveats', 'points_of_interest', 'show_in_getting_started'] as const;
+// Like Metabase: these may be cleared with null…
+const CLEARABLE = ['description', 'visibility_type', 'caveats', 'points_of_interest'] as const;
+// …and these are only changed by a value (null means "leave as is").
+const NON_NULL = ['display_name', 'entity_type', 'field_order', 'show_in_getting_started'] as const;
 
 export async function updateTables(ctx: AppContext, ids: number[], input: TableInput, present: Set<string>): Promise<void> {
   const changes: Record<string, unknown> = {};
-  for (const key of EDITABLE) if (present.has(key)) changes[key] = input[key] ?? null;
-  if ('display_name' in changes && !changes.display_name) throw badRequest();
-  if ('field_order' in changes && !changes.field_order) delete changes.field_order;
-  if ('show_in_getting_started' in changes) changes.show_in_getting_started = Boolean(changes.show_in_getting_started);
+  for (const key of CLEARABLE) if (present.has(key)) changes[key] = input[key] ?? null;
+  for (const key of NON_NULL) if (present.has(key) && input[key] !== null && input[key] !== undefined) changes[key] = input[key];
   for (const id of ids) await tableOr404(ctx, id);
   if (!Object.keys(changes).length) return;
   await ctx.db.updateTable('metabase_table').set({ ...changes, updated_at: nowIso() }).where('id', 'in', ids).execute();
