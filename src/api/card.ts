@@ -65,7 +65,8 @@ export function cardRoutes(r: Routes) {
         ...commonBody,
       },
     },
-    ({ ctx, caller, body }) => createCard(ctx, caller, body),
+    ({ ctx, caller, body, bodyKeys }) =>
+      createCard(ctx, caller, { ...body, collection_id: bodyKeys.has('collection_id') ? body.collection_id : undefined }),
   );
 
   r.post('/api/card/from-csv', {}, async ({ ctx, caller, request }) => {
@@ -101,7 +102,8 @@ export function cardRoutes(r: Routes) {
         ...commonBody,
       },
     },
-    ({ ctx, caller, params, body, bodyKeys }) => updateCard(ctx, caller, params.id, body, bodyKeys),
+    ({ ctx, caller, params, query, body, bodyKeys }) =>
+      updateCard(ctx, caller, params.id, body, bodyKeys, { deleteOldDashcards: query.delete_old_dashcards ?? false }),
   );
 
   r.delete('/api/card/:id', { params: { id: s.posInt() } }, async ({ ctx, caller, params }) => {

@@ -40,6 +40,7 @@ function itemsOptions(query: Record<string, unknown>, namespace: string | null):
     sortDirection: ((query.sort_direction as string | null) ?? 'asc') as 'asc' | 'desc',
     officialCollectionsFirst: (query.official_collections_first as boolean | null) ?? null,
     showDashboardQuestions: (query.show_dashboard_questions as boolean | null) ?? false,
+    includeCanRunAdhocQuery: (query.include_can_run_adhoc_query as boolean | null) ?? false,
     namespace,
     ...paging(query as { limit: number | null; offset: number | null }),
   };

@@ -154,6 +154,9 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
   const type = input.type ?? 'question';
   checkTypeRules(type, input.dataset_query);
   const where = await placement(ctx, access, input.collection_id ?? null, input.dashboard_id ?? null, type);
+  if (where.dashboardId !== null && input.collection_id !== undefined && (input.collection_id ?? null) !== where.collectionId) {
+    throw badRequest(`Mismatch detected between Dashboard's \`collection_id\` (${where.collectionId}) and \`collection_id\` (${input.collection_id})`);
+  }
   const resolved = await resolveQuery(ctx, access, input.dataset_query);
   await checkCanQuery(ctx, caller, input.dataset_query);
   const resultMetadata = input.result_metadata ?? (await computeResultMetadata(ctx, caller, input.dataset_query));
@@ -215,7 +218,7 @@ async function shiftPositions(db: Db, collectionId: number | null, position: num
   await query.execute();
 }
 
-export async function updateCard(ctx: AppContext, caller: Caller, id: number, input: CardInput, present: Set<string>) {
+export async function updateCard(ctx: AppContext, caller: Caller, id: number, input: CardInput, present: Set<string>, options: { deleteOldDashcards?: boolean } = {}) {
   const access = await collectionAccess(ctx, caller);
   const before = await writableCard(ctx, access, id);
   const has = (key: keyof CardInput) => present.has(key);
@@ -293,7 +296,17 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
         await shiftPositions(trx, (changes.collection_id as number | null | undefined) ?? before.collection_id, changes.collection_position, id);
       }
       if (changes.dashboard_id !== undefined && changes.dashboard_id !== null) {
-        await addToDashboard(ctx, trx, id, changes.dashboard_id as number, input.dashboard_tab_id ?? null);
+        // a dashboard question lives on its own dashboard only (the other dashboards lose it when asked to)
+        if (options.deleteOldDashcards) {
+          await trx.deleteFrom('report_dashboardcard').where('card_id', '=', id).where('dashboard_id', '!=', changes.dashboard_id as number).execute();
+        }
+        const already = await trx
+          .selectFrom('report_dashboardcard')
+          .select('id')
+          .where('card_id', '=', id)
+          .where('dashboard_id', '=', changes.dashboard_id as number)
+          .executeTakeFirst();
+        if (!already) await addToDashboard(ctx, trx, id, changes.dashboard_id as number, input.dashboard_tab_id ?? null);
       }
       const row = await requireCard(ctx, id, trx);
       await pushRevision(ctx, trx, { model: 'Card', modelId: id, userId: caller.user.id, object: serializeCard(row) });

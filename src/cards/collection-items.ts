@@ -55,6 +55,7 @@ async function cardItems(query: ItemQuery, models: ReadonlySet<string>): Promise
       fully_parameterized: fullyParameterized(parseJson(row.dataset_query, {})),
       ...(model !== 'metric' ? { database_id: row.database_id } : {}),
       ...(model === 'dataset' ? { based_on_upload: card.based_on_upload } : {}),
+      ...(query.includeCanRunAdhocQuery ? { can_run_adhoc_query: card.can_run_adhoc_query } : {}),
     };
     const edit = edits.get(row.id);
     if (edit) item['last-edit-info'] = edit;

@@ -29,6 +29,8 @@ export interface ItemQuery {
   archived: boolean;
   pinnedState: PinnedState;
   showDashboardQuestions: boolean;
+  /** Add `can_run_adhoc_query` to cards. */
+  includeCanRunAdhocQuery?: boolean;
 }
 
 export type Item = Record<string, unknown> & { id: number; model: string; name: string };
@@ -83,6 +85,7 @@ export interface ItemsOptions {
   sortDirection: 'asc' | 'desc';
   officialCollectionsFirst: boolean | null;
   showDashboardQuestions: boolean;
+  includeCanRunAdhocQuery?: boolean;
   namespace: string | null;
   limit: number | null;
   offset: number | null;
@@ -297,6 +300,7 @@ export async function collectionItemsFor(ctx: AppContext, caller: Caller, id: nu
     archived: options.archived || bool(collection.archived) || isTrash,
     pinnedState: options.pinnedState,
     showDashboardQuestions: options.showDashboardQuestions,
+    includeCanRunAdhocQuery: options.includeCanRunAdhocQuery,
   };
   const result = await listItems(query, new Set(options.models), options);
   if (!isTrash) await recordView(ctx, caller, 'collection', collection.id);
@@ -320,6 +324,7 @@ export async function rootItemsFor(ctx: AppContext, caller: Caller, options: Ite
     archived: options.archived,
     pinnedState: options.pinnedState,
     showDashboardQuestions: options.showDashboardQuestions,
+    includeCanRunAdhocQuery: options.includeCanRunAdhocQuery,
   };
   return listItems(query, requested, options);
 }

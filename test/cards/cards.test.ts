@@ -233,6 +233,26 @@ forEachAppDb('cards', (server) => {
     assert.ok(shown.data.some((i: any) => i.id === card.id));
     const model = await admin.post('/api/card', { name: 'm', type: 'model', display: 'table', visualization_settings: {}, dataset_query: mbql(data), dashboard_id: dash.id });
     assert.equal(model.status, 400);
+    const mismatch = await admin.post('/api/card', { name: 'x', display: 'table', visualization_settings: {}, dataset_query: mbql(data), dashboard_id: dash.id, collection_id: null });
+    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.text, `Mismatch detected between Dashboard's \`collection_id\` (${c.id}) and \`collection_id\` (null)`);
+
+    // a card shown on another dashboard becomes a question of this one, leaving the other with delete_old_dashcards
+    await server().ctx.db
+      .insertInto('report_dashboard')
+      .values({ entity_id: 'dashfixture0000000002', name: 'Other', collection_id: c.id, creator_id: me.id, created_at: now, updated_at: now } as any)
+      .execute();
+    const other = await server().ctx.db.selectFrom('report_dashboard').select('id').where('name', '=', 'Other').executeTakeFirstOrThrow();
+    const loose = await createCard(admin, data, { collection_id: c.id });
+    await server().ctx.db
+      .insertInto('report_dashboardcard')
+      .values({ entity_id: 'dashcardfixture000001', dashboard_id: other.id, card_id: loose.id, row: 0, col: 0, size_x: 4, size_y: 4, created_at: now, updated_at: now } as any)
+      .execute();
+    assert.equal((await admin.get(`/api/card/${loose.id}`)).body.dashboard_count, 1);
+    const moved = await admin.put(`/api/card/${loose.id}`, { dashboard_id: dash.id }, { query: { delete_old_dashcards: 'true' } });
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.dashboard_id, dash.id);
+    assert.deepEqual((await admin.get(`/api/card/${loose.id}/dashboards`)).body, [{ id: dash.id, name: 'Ops' }]);
   });
 
   test('views are recorded unless ignore_view; current user knows about models', async () => {

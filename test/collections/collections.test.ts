@@ -276,6 +276,9 @@ forEachAppDb('collections', (server) => {
     assert.deepEqual(byModel.data.map((i: any) => i.model), ['dataset', 'metric', 'card', 'card', 'card', 'collection']);
     const byEdit = (await admin.get(`/api/collection/${c.id}/items`, { query: { models: 'card', sort_column: 'last_edited_at', sort_direction: 'desc' } })).body;
     assert.deepEqual(byEdit.data.map((i: any) => i.name), ['c-card', 'a-card', 'b-card']);
+    const withAdhoc = (await admin.get(`/api/collection/${c.id}/items`, { query: { models: 'card', include_can_run_adhoc_query: 'true' } })).body;
+    assert.ok(withAdhoc.data.every((i: any) => i.can_run_adhoc_query === true));
+    assert.ok(cards.data.every((i: any) => !('can_run_adhoc_query' in i)));
     const badModel = await admin.get(`/api/collection/${c.id}/items`, { query: { models: 'planet' } });
     assert.equal(badModel.status, 400);
     const badSort = await admin.get(`/api/collection/${c.id}/items`, { query: { sort_column: 'size' } });
