@@ -23,9 +23,20 @@ export class PostgresDialect extends SqlDialect {
     return TYPES[type];
   }
 
-  override typedPlaceholder(placeholder: string, type: ParamType): string {
+  override typedPlaceholder(placeholder: string, type: ParamType, value?: unknown): string {
+    // Functions such as SUBSTRING and SPLIT_PART take int4 arguments; bigint is only needed for big values.
+    if (type === 'integer' && typeof value === 'number' && Math.abs(value) < 2 ** 31) return `${placeholder}::integer`;
     const name = TYPES[type];
     return name ? `${placeholder}::${name}` : placeholder;
+  }
+
+  override regexMatchFirst(s: Sql, pattern: Sql): Sql {
+    // SUBSTRING … FROM returns the first parenthesised group: wrapping the pattern makes that the whole match.
+    return sql`SUBSTRING(${s} FROM CONCAT('(', ${pattern}, ')'))`;
+  }
+
+  override splitPart(s: Sql, delimiter: Sql, n: Sql): Sql {
+    return sql`SPLIT_PART(${s}, ${delimiter}, CAST(${n} AS INTEGER))`;
   }
 
   override truncBasic(x: Sql, unit: BasicTruncUnit): Sql {

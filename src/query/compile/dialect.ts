@@ -82,7 +82,7 @@ export abstract class SqlDialect implements SqlRenderer {
   /** The engine's type name for a bound value's type, or null to leave the placeholder bare. */
   protected abstract paramTypeName(type: ParamType): string | null;
 
-  typedPlaceholder(placeholder: string, type: ParamType): string {
+  typedPlaceholder(placeholder: string, type: ParamType, _value?: unknown): string {
     const name = this.paramTypeName(type);
     return name ? `CAST(${placeholder} AS ${name})` : placeholder;
   }
@@ -440,7 +440,9 @@ export abstract class SqlDialect implements SqlRenderer {
    * time; days and weeks count calendar days; months, quarters and years count calendar months, less one when
    * the later date's day and time of month haven't reached the earlier one's.
    */
-  datetimeDiff(a: Sql, b: Sql, unit: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'): Sql {
+  datetimeDiff(a0: Sql, b0: Sql, unit: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'): Sql {
+    const a = this.castToDatetime(a0);
+    const b = this.castToDatetime(b0);
     switch (unit) {
       case 'second':
       case 'minute':

@@ -93,7 +93,7 @@ export interface SqlRenderer {
   /** Whether placeholders are numbered, so that one bound value can be referred to from several places. */
   readonly numberedPlaceholders: boolean;
   /** Wraps a placeholder so the engine knows the value's type (`$1::bigint`, `CAST(? AS DATE)`). */
-  typedPlaceholder(placeholder: string, type: ParamType): string;
+  typedPlaceholder(placeholder: string, type: ParamType, value: unknown): string;
   /** The value handed to the driver for a bound parameter (e.g. booleans as 1/0 where the engine needs it). */
   bindValue(value: unknown, type: ParamType): unknown;
   /** The value written as an escaped literal (only for showing SQL to people, never for running it). */
@@ -128,7 +128,7 @@ export function render(fragment: Sql, dialect: SqlRenderer, options: { inline?: 
         return;
       }
       params.push(dialect.bindValue(part.value, part.type));
-      const text = dialect.typedPlaceholder(dialect.placeholder(params.length), part.type);
+      const text = dialect.typedPlaceholder(dialect.placeholder(params.length), part.type, part.value);
       if (key !== null) seen.set(key, text);
       out.push(text);
     }

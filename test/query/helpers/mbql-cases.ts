@@ -1,0 +1,339 @@
+// The MBQL half of the cross-engine matrix: each case builds a query for one engine's copy of the sample data.
+// Cases with `expect` also check exact values computed here, in JS, from the generated rows — independently of
+// any SQL. `unsupported` lists engines that must refuse the query with error_type "unsupported-feature".
+
+import { generateSample, type SampleRows } from '../../../src/sample/generate.js';
+import type { Engine, Warehouse } from './warehouses.js';
+
+export interface Case {
+  name: string;
+  build: (w: Warehouse) => Record<string, unknown>;
+  expect?: (rows: unknown[][], s: SampleRows) => unknown[][] | void;
+  unsupported?: Engine[];
+  /** Compare rows as a multiset (the query doesn't fix the order). */
+  unordered?: boolean;
+}
+
+// Column indexes in the generated rows (schema.ts order).
+export const O = { ID: 0, USER_ID: 1, PRODUCT_ID: 2, SUBTOTAL: 3, TAX: 4, TOTAL: 5, DISCOUNT: 6, CREATED_AT: 7, QUANTITY: 8 };
+export const P = { ID: 0, EAN: 1, TITLE: 2, CATEGORY: 3, VENDOR: 4, PRICE: 5, RATING: 6, CREATED_AT: 7 };
+export const PE = { ID: 0, ADDRESS: 1, EMAIL: 2, PASSWORD: 3, NAME: 4, CITY: 5, LONGITUDE: 6, STATE: 7, SOURCE: 8, BIRTH_DATE: 9, ZIP: 10, LATITUDE: 11, CREATED_AT: 12 };
+export const A = { ID: 0, EMAIL: 1, FIRST_NAME: 2, LAST_NAME: 3, PLAN: 4, SOURCE: 5, SEATS: 6, CREATED_AT: 7, TRIAL_ENDS_AT: 8, CANCELED_AT: 9, TRIAL_CONVERTED: 10, ACTIVE_SUBSCRIPTION: 11 };
+
+export const sample = (): SampleRows => generateSample();
+
+const year = (ms: unknown) => new Date(ms as number).getUTCFullYear();
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Group rows by key, aggregate each group, sorted by key. */
+function groupBy<T>(rows: unknown[][], key: (r: unknown[]) => T, agg: (g: unknown[][]) => unknown[]): unknown[][] {
+  const groups = new Map<T, unknown[][]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => compareKeys(a, b))
+    .map(([k, g]) => [k, ...agg(g)]);
+}
+
+function compareKeys(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  return (a as number) < (b as number) ? -1 : 1;
+}
+
+const sum = (g: unknown[][], i: number) => g.reduce((acc, r) => acc + ((r[i] as number) ?? 0), 0);
+
+const TEMPORAL_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'minute-of-hour', 'hour-of-day', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year'];
+const DATE_UNITS = ['day', 'week', 'month', 'quarter', 'year', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year'];
+
+function orders(w: Warehouse, query: Record<string, unknown>) {
+  return w.mbql({ 'source-table': w.t('ORDERS'), ...query });
+}
+function products(w: Warehouse, query: Record<string, unknown>) {
+  return w.mbql({ 'source-table': w.t('PRODUCTS'), ...query });
+}
+function people(w: Warehouse, query: Record<string, unknown>) {
+  return w.mbql({ 'source-table': w.t('PEOPLE'), ...query });
+}
+function accounts(w: Warehouse, query: Record<string, unknown>) {
+  return w.mbql({ 'source-table': w.t('ACCOUNTS'), ...query });
+}
+const count = [['count']];
+/** A count of ORDERS under `filter`. */
+const countOrders = (filter: (w: Warehouse) => unknown) => (w: Warehouse) => orders(w, { aggregation: count, filter: filter(w) });
+const countProducts = (filter: (w: Warehouse) => unknown) => (w: Warehouse) => products(w, { aggregation: count, filter: filter(w) });
+const countPeople = (filter: (w: Warehouse) => unknown) => (w: Warehouse) => people(w, { aggregation: count, filter: filter(w) });
+const countAccounts = (filter: (w: Warehouse) => unknown) => (w: Warehouse) => accounts(w, { aggregation: count, filter: filter(w) });
+const scalar = (v: unknown) => [[v]];
+
+export const MBQL_CASES: Case[] = [
+  // ----- aggregations -----------------------------------------------------------------------------------------
+  { name: 'count of orders', build: (w) => orders(w, { aggregation: count }), expect: (_r, s) => scalar(s.ORDERS.length) },
+  { name: 'count of a field skips nulls', build: (w) => orders(w, { aggregation: [['count', w.f('ORDERS', 'DISCOUNT')]] }), expect: (_r, s) => scalar(s.ORDERS.filter((r) => r[O.DISCOUNT] !== null).length) },
+  { name: 'sum of total', build: (w) => orders(w, { aggregation: [['sum', w.f('ORDERS', 'TOTAL')]] }), expect: (_r, s) => scalar(sum(s.ORDERS, O.TOTAL)) },
+  { name: 'sum of an integer column', build: (w) => orders(w, { aggregation: [['sum', w.f('ORDERS', 'QUANTITY')]] }), expect: (_r, s) => scalar(sum(s.ORDERS, O.QUANTITY)) },
+  { name: 'avg of price', build: (w) => products(w, { aggregation: [['avg', w.f('PRODUCTS', 'PRICE')]] }), expect: (_r, s) => scalar(sum(s.PRODUCTS, P.PRICE) / s.PRODUCTS.length) },
+  { name: 'avg of an integer column is fractional', build: (w) => orders(w, { aggregation: [['avg', w.f('ORDERS', 'QUANTITY')]] }), expect: (_r, s) => scalar(sum(s.ORDERS, O.QUANTITY) / s.ORDERS.length) },
+  { name: 'min and max', build: (w) => orders(w, { aggregation: [['min', w.f('ORDERS', 'DISCOUNT')], ['max', w.f('ORDERS', 'DISCOUNT')]] }), expect: (_r, s) => { const d = s.ORDERS.map((r) => r[O.DISCOUNT]).filter((x): x is number => x !== null); return [[Math.min(...d), Math.max(...d)]]; } },
+  { name: 'min and max of a timestamp', build: (w) => orders(w, { aggregation: [['min', w.f('ORDERS', 'CREATED_AT')], ['max', w.f('ORDERS', 'CREATED_AT')]] }), expect: (_r, s) => { const d = s.ORDERS.map((r) => r[O.CREATED_AT] as number); return [[iso(Math.min(...d)), iso(Math.max(...d))]]; } },
+  { name: 'distinct count', build: (w) => orders(w, { aggregation: [['distinct', w.f('ORDERS', 'USER_ID')]] }), expect: (_r, s) => scalar(new Set(s.ORDERS.map((r) => r[O.USER_ID])).size) },
+  { name: 'stddev (population)', build: (w) => products(w, { aggregation: [['stddev', w.f('PRODUCTS', 'PRICE')]] }), expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.PRICE] as number); const m = xs.reduce((a, b) => a + b) / xs.length; return scalar(Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length)); } },
+  { name: 'variance (population)', build: (w) => products(w, { aggregation: [['var', w.f('PRODUCTS', 'RATING')]] }), expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.RATING] as number); const m = xs.reduce((a, b) => a + b) / xs.length; return scalar(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length); } },
+  { name: 'median', build: (w) => products(w, { aggregation: [['median', w.f('PRODUCTS', 'PRICE')]] }), unsupported: ['sqlite', 'mysql'], expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.PRICE] as number).sort((a, b) => a - b); return scalar((xs[99] + xs[100]) / 2); } },
+  { name: 'percentile', build: (w) => products(w, { aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.9]] }), unsupported: ['sqlite', 'mysql'] },
+  { name: 'cumulative sum by year', build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }), expect: (_r, s) => { let acc = 0; return groupBy(s.ORDERS, (r) => year(r[O.CREATED_AT]), (g) => [sum(g, O.QUANTITY)]).map(([y, v]) => [`${y}-01-01T00:00:00Z`, (acc += v as number)]); } },
+  { name: 'cumulative count by quarter', build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'quarter' })] }) },
+  { name: 'cumulative count with a second breakout', build: (w) => orders(w, { aggregation: [['cum-count'], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }), unordered: true },
+  { name: 'cumulative sum without breakout', build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'TAX')]] }) },
+  { name: 'share', build: (w) => orders(w, { aggregation: [['share', ['not-null', w.f('ORDERS', 'DISCOUNT')]]] }), expect: (_r, s) => scalar(s.ORDERS.filter((r) => r[O.DISCOUNT] !== null).length / s.ORDERS.length) },
+  { name: 'count-where', build: (w) => orders(w, { aggregation: [['count-where', ['>', w.f('ORDERS', 'QUANTITY'), 5]]] }), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.QUANTITY] as number) > 5).length) },
+  { name: 'sum-where', build: (w) => orders(w, { aggregation: [['sum-where', w.f('ORDERS', 'TOTAL'), ['<', w.f('ORDERS', 'QUANTITY'), 2]]] }), expect: (_r, s) => scalar(sum(s.ORDERS.filter((r) => (r[O.QUANTITY] as number) < 2), O.TOTAL)) },
+  { name: 'distinct-where', build: (w) => orders(w, { aggregation: [['distinct-where', w.f('ORDERS', 'PRODUCT_ID'), ['>', w.f('ORDERS', 'TOTAL'), 100]]] }), expect: (_r, s) => scalar(new Set(s.ORDERS.filter((r) => (r[O.TOTAL] as number) > 100).map((r) => r[O.PRODUCT_ID])).size) },
+  { name: 'named aggregation', build: (w) => orders(w, { aggregation: [['aggregation-options', ['sum', w.f('ORDERS', 'TAX')], { name: 'taxes', 'display-name': 'All taxes' }]] }) },
+  { name: 'arithmetic of aggregations', build: (w) => orders(w, { aggregation: [['/', ['sum', w.f('ORDERS', 'TOTAL')], ['count']]] }), expect: (_r, s) => scalar(sum(s.ORDERS, O.TOTAL) / s.ORDERS.length) },
+  { name: 'aggregation expression with a literal', build: (w) => orders(w, { aggregation: [['+', ['max', w.f('ORDERS', 'QUANTITY')], 1]] }), expect: (_r, s) => scalar(Math.max(...s.ORDERS.map((r) => r[O.QUANTITY] as number)) + 1) },
+  { name: 'round of an aggregation', build: (w) => orders(w, { aggregation: [['round', ['avg', w.f('ORDERS', 'QUANTITY')]]] }) },
+  { name: 'duplicate aggregations get _2', build: (w) => orders(w, { aggregation: [['sum', w.f('ORDERS', 'TOTAL')], ['sum', w.f('ORDERS', 'TAX')]] }) },
+  { name: 'aggregation over an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, aggregation: [['sum', ['expression', 'net']]] }) },
+  { name: 'sum of a product of columns', build: (w) => orders(w, { aggregation: [['sum', ['*', w.f('ORDERS', 'SUBTOTAL'), w.f('ORDERS', 'QUANTITY')]]] }), expect: (_r, s) => scalar(s.ORDERS.reduce((a, r) => a + (r[O.SUBTOTAL] as number) * (r[O.QUANTITY] as number), 0)) },
+
+  // ----- breakouts ----------------------------------------------------------------------------------------------
+  ...TEMPORAL_UNITS.map((unit): Case => ({
+    name: `orders by created_at ${unit}`,
+    build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': unit })] }),
+  })),
+  ...DATE_UNITS.map((unit): Case => ({
+    name: `people by birth_date (a DATE) ${unit}`,
+    build: (w) => people(w, { aggregation: count, breakout: [w.f('PEOPLE', 'BIRTH_DATE', { 'temporal-unit': unit })] }),
+  })),
+  { name: 'orders by year (exact)', build: (w) => orders(w, { aggregation: [['count'], ['sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => year(r[O.CREATED_AT]), (g) => [g.length, sum(g, O.TOTAL)]).map(([y, ...v]) => [`${y}-01-01T00:00:00Z`, ...v]) },
+  { name: 'orders by month of year (exact)', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month-of-year' })] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => new Date(r[O.CREATED_AT] as number).getUTCMonth() + 1, (g) => [g.length]) },
+  { name: 'orders by day of week, weeks start on Sunday (exact)', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' })] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => new Date(r[O.CREATED_AT] as number).getUTCDay() + 1, (g) => [g.length]) },
+  { name: 'orders by week (exact, Sunday weeks)', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'week' })], limit: 20 }), expect: (_r, s) => groupBy(s.ORDERS, (r) => { const d = new Date(r[O.CREATED_AT] as number); const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()); return day - d.getUTCDay() * 86400000; }, (g) => [g.length]).slice(0, 20).map(([k, n]) => [iso(k as number), n]) },
+  { name: 'datetime breakout without a unit is bucketed by day', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT')], limit: 10 }) },
+  { name: 'breakout on a category', build: (w) => products(w, { aggregation: [['count'], ['avg', w.f('PRODUCTS', 'PRICE')]], breakout: [w.f('PRODUCTS', 'CATEGORY')] }), expect: (_r, s) => groupBy(s.PRODUCTS, (r) => r[P.CATEGORY], (g) => [g.length, sum(g, P.PRICE) / g.length]) },
+  { name: 'breakout on an integer column', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'QUANTITY')] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => r[O.QUANTITY], (g) => [g.length]) },
+  { name: 'breakout with nulls sorts nulls first', build: (w) => accounts(w, { aggregation: count, breakout: [w.f('ACCOUNTS', 'SOURCE')] }), expect: (_r, s) => groupBy(s.ACCOUNTS, (r) => r[A.SOURCE], (g) => [g.length]) },
+  { name: 'breakout on a boolean', build: (w) => accounts(w, { aggregation: count, breakout: [w.f('ACCOUNTS', 'TRIAL_CONVERTED')] }) },
+  { name: 'two breakouts', build: (w) => people(w, { aggregation: count, breakout: [w.f('PEOPLE', 'SOURCE'), w.f('PEOPLE', 'STATE')] }) },
+  { name: 'binning num-bins 10', build: (w) => products(w, { aggregation: count, breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'num-bins', 'num-bins': 10 } })] }) },
+  { name: 'binning num-bins 50', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 50 } })] }) },
+  { name: 'binning bin-width 20 (exact)', build: (w) => products(w, { aggregation: count, breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'bin-width', 'bin-width': 20 } })] }), expect: (_r, s) => groupBy(s.PRODUCTS, (r) => Math.floor((r[P.PRICE] as number) / 20) * 20, (g) => [g.length]) },
+  { name: 'binning default', build: (w) => orders(w, { aggregation: count, breakout: [w.f('ORDERS', 'SUBTOTAL', { binning: { strategy: 'default' } })] }) },
+  { name: 'binning default on a coordinate', build: (w) => people(w, { aggregation: count, breakout: [w.f('PEOPLE', 'LATITUDE', { binning: { strategy: 'default' } })] }) },
+  { name: 'binning two coordinates', build: (w) => people(w, { aggregation: count, breakout: [w.f('PEOPLE', 'LATITUDE', { binning: { strategy: 'bin-width', 'bin-width': 5 } }), w.f('PEOPLE', 'LONGITUDE', { binning: { strategy: 'bin-width', 'bin-width': 5 } })] }) },
+  { name: 'implicit join breakout (exact)', build: (w) => orders(w, { aggregation: [['count'], ['sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }), expect: (_r, s) => { const cat = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]])); return groupBy(s.ORDERS, (r) => cat.get(r[O.PRODUCT_ID]), (g) => [g.length, sum(g, O.TOTAL)]); } },
+  { name: 'two implicit joins', build: (w) => orders(w, { aggregation: count, breakout: [w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE'), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }) },
+  { name: 'implicit join with a temporal unit', build: (w) => orders(w, { aggregation: count, breakout: [w.via('ORDERS', 'USER_ID', 'PEOPLE', 'CREATED_AT', { 'temporal-unit': 'year' })] }) },
+  { name: 'implicit join in a filter', build: countOrders((w) => ['=', w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), 'Widget']), expect: (_r, s) => { const cat = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]])); return scalar(s.ORDERS.filter((r) => cat.get(r[O.PRODUCT_ID]) === 'Widget').length); } },
+  { name: 'breakout on an expression', build: (w) => orders(w, { expressions: { big: ['>', w.f('ORDERS', 'QUANTITY'), 4] }, aggregation: count, breakout: [['expression', 'big']] }) },
+  { name: 'breakout on a string expression', build: (w) => people(w, { expressions: { initial: ['substring', w.f('PEOPLE', 'STATE'), 1, 1] }, aggregation: count, breakout: [['expression', 'initial']] }) },
+  { name: 'order by aggregation descending', build: (w) => people(w, { aggregation: count, breakout: [w.f('PEOPLE', 'STATE')], 'order-by': [['desc', ['aggregation', 0]], ['asc', w.f('PEOPLE', 'STATE')]], limit: 5 }) },
+
+  // ----- filters ------------------------------------------------------------------------------------------------
+  { name: '= string', build: countProducts((w) => ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => r[P.CATEGORY] === 'Gizmo').length) },
+  { name: '= several values', build: countProducts((w) => ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo', 'Widget']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => r[P.CATEGORY] === 'Gizmo' || r[P.CATEGORY] === 'Widget').length) },
+  { name: '!= several values', build: countProducts((w) => ['!=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo', 'Widget']) },
+  { name: '= number', build: countOrders((w) => ['=', w.f('ORDERS', 'QUANTITY'), 3]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => r[O.QUANTITY] === 3).length) },
+  { name: '= numeric string is a number', build: countOrders((w) => ['=', w.f('ORDERS', 'QUANTITY'), '3']) },
+  { name: '= null is is-null', build: countOrders((w) => ['=', w.f('ORDERS', 'DISCOUNT'), null]) },
+  { name: '< number', build: countOrders((w) => ['<', w.f('ORDERS', 'TOTAL'), 20.5]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.TOTAL] as number) < 20.5).length) },
+  { name: '> number', build: countOrders((w) => ['>', w.f('ORDERS', 'TOTAL'), 120]) },
+  { name: '<= number', build: countOrders((w) => ['<=', w.f('ORDERS', 'QUANTITY'), 2]) },
+  { name: '>= number', build: countOrders((w) => ['>=', w.f('ORDERS', 'QUANTITY'), 10]) },
+  { name: 'between numbers (inclusive)', build: countOrders((w) => ['between', w.f('ORDERS', 'QUANTITY'), 3, 5]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.QUANTITY] as number) >= 3 && (r[O.QUANTITY] as number) <= 5).length) },
+  { name: 'and / or / not', build: countOrders((w) => ['and', ['or', ['<', w.f('ORDERS', 'QUANTITY'), 2], ['>', w.f('ORDERS', 'QUANTITY'), 8]], ['not', ['is-null', w.f('ORDERS', 'DISCOUNT')]]]) },
+  { name: 'is-null', build: countOrders((w) => ['is-null', w.f('ORDERS', 'DISCOUNT')]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => r[O.DISCOUNT] === null).length) },
+  { name: 'not-null', build: countOrders((w) => ['not-null', w.f('ORDERS', 'DISCOUNT')]) },
+  { name: 'is-empty on text', build: countAccounts((w) => ['is-empty', w.f('ACCOUNTS', 'SOURCE')]), expect: (_r, s) => scalar(s.ACCOUNTS.filter((r) => r[A.SOURCE] === null || r[A.SOURCE] === '').length) },
+  { name: 'not-empty on text', build: countAccounts((w) => ['not-empty', w.f('ACCOUNTS', 'SOURCE')]) },
+  { name: 'is-empty on a number is is-null', build: countOrders((w) => ['is-empty', w.f('ORDERS', 'DISCOUNT')]) },
+  { name: 'contains (case-sensitive by default)', build: countProducts((w) => ['contains', w.f('PRODUCTS', 'TITLE'), 'Steel']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.TITLE] as string).includes('Steel')).length) },
+  { name: 'contains lower-case, case-sensitive, finds nothing capitalised', build: countProducts((w) => ['contains', w.f('PRODUCTS', 'TITLE'), 'steel']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.TITLE] as string).includes('steel')).length) },
+  { name: 'contains case-insensitive', build: countProducts((w) => ['contains', w.f('PRODUCTS', 'TITLE'), 'STEEL', { 'case-sensitive': false }]), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.TITLE] as string).toLowerCase().includes('steel')).length) },
+  { name: 'does-not-contain', build: countProducts((w) => ['does-not-contain', w.f('PRODUCTS', 'TITLE'), 'Steel']) },
+  { name: 'starts-with', build: countProducts((w) => ['starts-with', w.f('PRODUCTS', 'TITLE'), 'Small']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.TITLE] as string).startsWith('Small')).length) },
+  { name: 'starts-with case-insensitive', build: countProducts((w) => ['starts-with', w.f('PRODUCTS', 'TITLE'), 'small', { 'case-sensitive': false }]) },
+  { name: 'ends-with', build: countProducts((w) => ['ends-with', w.f('PRODUCTS', 'TITLE'), 'Lamp']), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.TITLE] as string).endsWith('Lamp')).length) },
+  { name: 'ends-with case-insensitive', build: countProducts((w) => ['ends-with', w.f('PRODUCTS', 'TITLE'), 'LAMP', { 'case-sensitive': false }]) },
+  { name: 'contains with several values (options first)', build: countProducts((w) => ['contains', { 'case-sensitive': false }, w.f('PRODUCTS', 'TITLE'), 'lamp', 'chair']) },
+  { name: 'does-not-contain with several values', build: countProducts((w) => ['does-not-contain', { 'case-sensitive': false }, w.f('PRODUCTS', 'TITLE'), 'lamp', 'chair']) },
+  { name: 'inside', build: countPeople((w) => ['inside', w.f('PEOPLE', 'LATITUDE'), w.f('PEOPLE', 'LONGITUDE'), 45, -110, 35, -90]), expect: (_r, s) => scalar(s.PEOPLE.filter((r) => (r[PE.LATITUDE] as number) >= 35 && (r[PE.LATITUDE] as number) <= 45 && (r[PE.LONGITUDE] as number) >= -110 && (r[PE.LONGITUDE] as number) <= -90).length) },
+  { name: '= date on a timestamp means that day', build: countOrders((w) => ['=', w.f('ORDERS', 'CREATED_AT'), '2025-03-14']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => new Date(r[O.CREATED_AT] as number).toISOString().startsWith('2025-03-14')).length) },
+  { name: '= with a month unit', build: countOrders((w) => ['=', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), '2025-03-01']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => new Date(r[O.CREATED_AT] as number).toISOString().startsWith('2025-03')).length) },
+  { name: '< a date', build: countOrders((w) => ['<', w.f('ORDERS', 'CREATED_AT'), '2023-01-01']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.CREATED_AT] as number) < Date.UTC(2023, 0, 1)).length) },
+  { name: '> a date means after that day', build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT'), '2026-01-01']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.CREATED_AT] as number) >= Date.UTC(2026, 0, 2)).length) },
+  { name: '> a date-time', build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT'), '2026-01-01T12:30:00']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.CREATED_AT] as number) > Date.UTC(2026, 0, 1, 12, 30)).length) },
+  { name: 'between dates (inclusive days)', build: countOrders((w) => ['between', w.f('ORDERS', 'CREATED_AT'), '2024-01-01', '2024-01-31']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.CREATED_AT] as number) >= Date.UTC(2024, 0, 1) && (r[O.CREATED_AT] as number) < Date.UTC(2024, 1, 1)).length) },
+  { name: 'between on a DATE column', build: countPeople((w) => ['between', w.f('PEOPLE', 'BIRTH_DATE'), '1980-01-01', '1989-12-31']), expect: (_r, s) => scalar(s.PEOPLE.filter((r) => (r[PE.BIRTH_DATE] as string) >= '1980-01-01' && (r[PE.BIRTH_DATE] as string) <= '1989-12-31').length) },
+  { name: '= on a DATE column', build: countPeople((w) => ['=', w.f('PEOPLE', 'BIRTH_DATE'), '1993-04-26']) },
+  { name: 'during a month', build: countOrders((w) => ['during', w.f('ORDERS', 'CREATED_AT'), '2024-03-01', 'month']), expect: (_r, s) => scalar(s.ORDERS.filter((r) => new Date(r[O.CREATED_AT] as number).toISOString().startsWith('2024-03')).length) },
+  { name: 'during a year', build: countOrders((w) => ['during', w.f('ORDERS', 'CREATED_AT'), '2023-06-15', 'year']) },
+  { name: 'time-interval previous 3 years', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -3, 'year']) },
+  { name: 'time-interval previous 2 years including this one', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -2, 'year', { 'include-current': true }]) },
+  { name: 'time-interval last year', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), 'last', 'year']) },
+  { name: 'time-interval current year', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), 'current', 'year']) },
+  { name: 'time-interval next 5 years', build: countAccounts((w) => ['time-interval', w.f('ACCOUNTS', 'CREATED_AT'), 5, 'year']) },
+  { name: 'time-interval previous 24 months', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -24, 'month']) },
+  { name: 'time-interval previous 8 quarters', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -8, 'quarter']) },
+  { name: 'time-interval previous 100 weeks', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -100, 'week']) },
+  { name: 'time-interval previous 800 days', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -800, 'day']) },
+  { name: 'relative-time-interval', build: countOrders((w) => ['relative-time-interval', w.f('ORDERS', 'CREATED_AT'), -6, 'month', -1, 'year']) },
+  { name: 'compare with relative-datetime', build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -2, 'year']]) },
+  { name: 'compare with a field', build: countOrders((w) => ['>', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'SUBTOTAL')]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.TOTAL] as number) > (r[O.SUBTOTAL] as number)).length) },
+  { name: 'in / not-in', build: countOrders((w) => ['and', ['in', w.f('ORDERS', 'QUANTITY'), 1, 2, 3], ['not-in', w.f('ORDERS', 'USER_ID'), 1, 2]]) },
+  { name: 'exclusion on day-of-week', build: countOrders((w) => ['!=', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' }), 1, 7]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => { const d = new Date(r[O.CREATED_AT] as number).getUTCDay(); return d !== 0 && d !== 6; }).length) },
+  { name: 'boolean column = true', build: countAccounts((w) => ['=', w.f('ACCOUNTS', 'TRIAL_CONVERTED'), true]), expect: (_r, s) => scalar(s.ACCOUNTS.filter((r) => r[A.TRIAL_CONVERTED] === true).length) },
+  { name: 'filter on a boolean expression', build: (w) => orders(w, { expressions: { big: ['>', w.f('ORDERS', 'QUANTITY'), 4] }, aggregation: count, filter: ['expression', 'big'] }) },
+
+  // ----- expressions ----------------------------------------------------------------------------------------------
+  ...(
+    [
+      ['arithmetic', (w: Warehouse) => ['+', ['*', w.f('ORDERS', 'SUBTOTAL'), 2], ['-', w.f('ORDERS', 'TAX'), 1]]],
+      ['division is floating', (w: Warehouse) => ['/', w.f('ORDERS', 'QUANTITY'), 4]],
+      ['division by zero is null', (w: Warehouse) => ['/', w.f('ORDERS', 'QUANTITY'), 0]],
+      ['abs', (w: Warehouse) => ['abs', ['-', w.f('ORDERS', 'TAX'), 5]]],
+      ['ceil', (w: Warehouse) => ['ceil', w.f('ORDERS', 'TOTAL')]],
+      ['floor', (w: Warehouse) => ['floor', w.f('ORDERS', 'TOTAL')]],
+      ['round', (w: Warehouse) => ['round', w.f('ORDERS', 'TOTAL')]],
+      ['power', (w: Warehouse) => ['power', w.f('ORDERS', 'QUANTITY'), 2]],
+      ['sqrt', (w: Warehouse) => ['sqrt', w.f('ORDERS', 'TOTAL')]],
+      ['exp', (w: Warehouse) => ['exp', ['/', w.f('ORDERS', 'QUANTITY'), 10]]],
+      ['log (base 10)', (w: Warehouse) => ['log', w.f('ORDERS', 'TOTAL')]],
+      ['coalesce', (w: Warehouse) => ['coalesce', w.f('ORDERS', 'DISCOUNT'), 0]],
+      ['case', (w: Warehouse) => ['case', [[['<', w.f('ORDERS', 'QUANTITY'), 3], 'small'], [['<', w.f('ORDERS', 'QUANTITY'), 6], 'medium']], { default: 'large' }]],
+      ['case without default', (w: Warehouse) => ['case', [[['>', w.f('ORDERS', 'QUANTITY'), 5], w.f('ORDERS', 'TOTAL')]]]],
+      ['if', (w: Warehouse) => ['if', [[['not-null', w.f('ORDERS', 'DISCOUNT')], 1]], { default: 0 }]],
+      ['text of a number', (w: Warehouse) => ['text', w.f('ORDERS', 'QUANTITY')]],
+      ['integer of a float', (w: Warehouse) => ['integer', w.f('ORDERS', 'TAX')]],
+      ['float of an integer', (w: Warehouse) => ['float', w.f('ORDERS', 'QUANTITY')]],
+      ['datetime-add days', (w: Warehouse) => ['datetime-add', w.f('ORDERS', 'CREATED_AT'), 10, 'day']],
+      ['datetime-add months (clamps month ends)', (w: Warehouse) => ['datetime-add', w.f('ORDERS', 'CREATED_AT'), 1, 'month']],
+      ['datetime-add hours', (w: Warehouse) => ['datetime-add', w.f('ORDERS', 'CREATED_AT'), 36, 'hour']],
+      ['datetime-subtract years', (w: Warehouse) => ['datetime-subtract', w.f('ORDERS', 'CREATED_AT'), 2, 'year']],
+      ['datetime-subtract weeks', (w: Warehouse) => ['datetime-subtract', w.f('ORDERS', 'CREATED_AT'), 3, 'week']],
+      ['datetime-add quarters on a DATE', (w: Warehouse) => ['datetime-add', w.via('ORDERS', 'USER_ID', 'PEOPLE', 'BIRTH_DATE'), 1, 'quarter']],
+      ['date + interval', (w: Warehouse) => ['+', w.f('ORDERS', 'CREATED_AT'), ['interval', 7, 'day']]],
+      ['datetime-diff days', (w: Warehouse) => ['datetime-diff', w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CREATED_AT'), w.f('ORDERS', 'CREATED_AT'), 'day']],
+      ['datetime-diff hours', (w: Warehouse) => ['datetime-diff', w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CREATED_AT'), w.f('ORDERS', 'CREATED_AT'), 'hour']],
+      ['datetime-diff months', (w: Warehouse) => ['datetime-diff', w.via('ORDERS', 'USER_ID', 'PEOPLE', 'CREATED_AT'), w.f('ORDERS', 'CREATED_AT'), 'month']],
+      ['datetime-diff years from a DATE', (w: Warehouse) => ['datetime-diff', w.via('ORDERS', 'USER_ID', 'PEOPLE', 'BIRTH_DATE'), w.f('ORDERS', 'CREATED_AT'), 'year']],
+      ['datetime-diff weeks', (w: Warehouse) => ['datetime-diff', w.f('ORDERS', 'CREATED_AT'), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CREATED_AT'), 'week']],
+      ['get-year', (w: Warehouse) => ['get-year', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-quarter', (w: Warehouse) => ['get-quarter', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-month', (w: Warehouse) => ['get-month', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-week (iso)', (w: Warehouse) => ['get-week', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-week (us)', (w: Warehouse) => ['get-week', w.f('ORDERS', 'CREATED_AT'), 'us']],
+      ['get-day', (w: Warehouse) => ['get-day', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-day-of-week', (w: Warehouse) => ['get-day-of-week', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-day-of-week (iso)', (w: Warehouse) => ['get-day-of-week', w.f('ORDERS', 'CREATED_AT'), 'iso']],
+      ['get-hour', (w: Warehouse) => ['get-hour', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-minute', (w: Warehouse) => ['get-minute', w.f('ORDERS', 'CREATED_AT')]],
+      ['get-second', (w: Warehouse) => ['get-second', w.f('ORDERS', 'CREATED_AT')]],
+      ['temporal-extract week-of-year-instance', (w: Warehouse) => ['temporal-extract', w.f('ORDERS', 'CREATED_AT'), 'week-of-year-instance']],
+      ['month-name', (w: Warehouse) => ['month-name', ['get-month', w.f('ORDERS', 'CREATED_AT')]]],
+      ['quarter-name', (w: Warehouse) => ['quarter-name', ['get-quarter', w.f('ORDERS', 'CREATED_AT')]]],
+      ['day-name', (w: Warehouse) => ['day-name', ['get-day-of-week', w.f('ORDERS', 'CREATED_AT')]]],
+    ] as Array<[string, (w: Warehouse) => unknown]>
+  ).map(([name, expr]): Case => ({
+    name: `expression ${name}`,
+    build: (w) => orders(w, { expressions: { e: expr(w) }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 40 }),
+  })),
+  ...(
+    [
+      ['concat', (w: Warehouse) => ['concat', w.f('PEOPLE', 'CITY'), ', ', w.f('PEOPLE', 'STATE')]],
+      ['concat with a number', (w: Warehouse) => ['concat', w.f('PEOPLE', 'ID'), '-', w.f('PEOPLE', 'ZIP')]],
+      ['substring', (w: Warehouse) => ['substring', w.f('PEOPLE', 'NAME'), 2, 4]],
+      ['substring without length', (w: Warehouse) => ['substring', w.f('PEOPLE', 'ADDRESS'), 5]],
+      ['length', (w: Warehouse) => ['length', w.f('PEOPLE', 'NAME')]],
+      ['trim', (w: Warehouse) => ['trim', ['concat', '  ', w.f('PEOPLE', 'STATE'), '  ']]],
+      ['ltrim', (w: Warehouse) => ['ltrim', ['concat', '  ', w.f('PEOPLE', 'STATE')]]],
+      ['rtrim', (w: Warehouse) => ['rtrim', ['concat', w.f('PEOPLE', 'STATE'), '  ']]],
+      ['upper', (w: Warehouse) => ['upper', w.f('PEOPLE', 'NAME')]],
+      ['lower', (w: Warehouse) => ['lower', w.f('PEOPLE', 'NAME')]],
+      ['replace', (w: Warehouse) => ['replace', w.f('PEOPLE', 'EMAIL'), '@', ' at ']],
+      ['split-part', (w: Warehouse) => ['split-part', w.f('PEOPLE', 'EMAIL'), '@', 2]],
+      ['regex-match-first', (w: Warehouse) => ['regex-match-first', w.f('PEOPLE', 'ADDRESS'), '[0-9]+']],
+      ['domain of an email', (w: Warehouse) => ['domain', w.f('PEOPLE', 'EMAIL')]],
+      ['host of an email', (w: Warehouse) => ['host', w.f('PEOPLE', 'EMAIL')]],
+      ['date of a timestamp', (w: Warehouse) => ['date', w.f('PEOPLE', 'CREATED_AT')]],
+      ['text of a date', (w: Warehouse) => ['text', w.f('PEOPLE', 'BIRTH_DATE')]],
+      ['case on text', (w: Warehouse) => ['case', [[['starts-with', w.f('PEOPLE', 'EMAIL'), 'a'], 'A-list']], { default: w.f('PEOPLE', 'SOURCE') }]],
+    ] as Array<[string, (w: Warehouse) => unknown]>
+  ).map(([name, expr]): Case => ({
+    name: `expression ${name}`,
+    build: (w) => people(w, { expressions: { e: expr(w) }, fields: [w.f('PEOPLE', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 40 }),
+    unsupported: name === 'regex-match-first' || name.startsWith('domain') || name.startsWith('host') ? ['sqlite'] : name === 'split-part' ? ['sqlite'] : undefined,
+  })),
+  { name: 'expression referring to another expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')], half: ['/', ['expression', 'net'], 2] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'half']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
+  { name: 'filter on an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, aggregation: count, filter: ['>', ['expression', 'net'], 50] }) },
+  { name: 'order by an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, fields: [w.f('ORDERS', 'ID')], 'order-by': [['desc', ['expression', 'net']], ['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
+  { name: 'default fields include expressions', build: (w) => products(w, { expressions: { double_price: ['*', w.f('PRODUCTS', 'PRICE'), 2] }, 'order-by': [['asc', w.f('PRODUCTS', 'ID')]], limit: 5 }) },
+
+  // ----- explicit joins -----------------------------------------------------------------------------------------
+  ...(['left-join', 'inner-join', 'right-join', 'full-join'] as const).map((strategy): Case => ({
+    name: `join ${strategy}`,
+    build: (w) => orders(w, {
+      joins: [{ 'source-table': w.t('PRODUCTS'), alias: 'P', strategy, fields: 'none', condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'P' })] }],
+      aggregation: [['count'], ['sum', w.f('PRODUCTS', 'PRICE', { 'join-alias': 'P' })]],
+      breakout: [w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'P' })],
+    }),
+    unsupported: strategy === 'full-join' ? ['mysql'] : undefined,
+  })),
+  { name: 'join with fields all', build: (w) => orders(w, { joins: [{ 'source-table': w.t('PEOPLE'), alias: 'U', fields: 'all', condition: ['=', w.f('ORDERS', 'USER_ID'), w.f('PEOPLE', 'ID', { 'join-alias': 'U' })] }], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 5 }) },
+  { name: 'join with a list of fields', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'TOTAL')], joins: [{ 'source-table': w.t('PRODUCTS'), alias: 'P', fields: [w.f('PRODUCTS', 'TITLE', { 'join-alias': 'P' }), w.f('PRODUCTS', 'ID', { 'join-alias': 'P' })], condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'P' })] }], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 5 }) },
+  { name: 'join on a source query', build: (w) => orders(w, {
+    joins: [{ 'source-query': { 'source-table': w.t('REVIEWS'), aggregation: [['avg', w.f('REVIEWS', 'RATING')]], breakout: [w.f('REVIEWS', 'PRODUCT_ID')] }, alias: 'R', fields: 'none', condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), ['field', 'PRODUCT_ID', { 'base-type': 'type/Integer', 'join-alias': 'R' }]] }],
+    aggregation: [['avg', ['field', 'avg', { 'base-type': 'type/Float', 'join-alias': 'R' }]]],
+  }) },
+  { name: 'self join', build: (w) => people(w, { joins: [{ 'source-table': w.t('PEOPLE'), alias: 'Same state', fields: 'none', strategy: 'inner-join', condition: ['and', ['=', w.f('PEOPLE', 'STATE'), w.f('PEOPLE', 'STATE', { 'join-alias': 'Same state' })], ['<', w.f('PEOPLE', 'ID'), w.f('PEOPLE', 'ID', { 'join-alias': 'Same state' })]] }], aggregation: count, filter: ['=', w.f('PEOPLE', 'STATE'), 'RI', 'DE', 'CT'] }) },
+  { name: 'two joins and a filter on the second', build: (w) => orders(w, {
+    joins: [
+      { 'source-table': w.t('PRODUCTS'), alias: 'P', fields: 'none', condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'P' })] },
+      { 'source-table': w.t('PEOPLE'), alias: 'U', fields: 'none', condition: ['=', w.f('ORDERS', 'USER_ID'), w.f('PEOPLE', 'ID', { 'join-alias': 'U' })] },
+    ],
+    aggregation: count, breakout: [w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'P' })], filter: ['=', w.f('PEOPLE', 'SOURCE', { 'join-alias': 'U' }), 'Google'],
+  }) },
+
+  // ----- fields, order, limit, page ---------------------------------------------------------------------------------
+  { name: 'default fields, ordered, limited', build: (w) => products(w, { 'order-by': [['asc', w.f('PRODUCTS', 'ID')]], limit: 10 }) },
+  { name: 'fields', build: (w) => people(w, { fields: [w.f('PEOPLE', 'ID'), w.f('PEOPLE', 'STATE'), w.f('PEOPLE', 'BIRTH_DATE'), w.f('PEOPLE', 'CREATED_AT')], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 25 }) },
+  { name: 'fields with a temporal unit', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' })], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 25 }) },
+  { name: 'order by two fields', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'QUANTITY')], 'order-by': [['desc', w.f('ORDERS', 'QUANTITY')], ['asc', w.f('ORDERS', 'ID')]], limit: 15 }) },
+  { name: 'order by a nullable column (nulls first)', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'DISCOUNT')], 'order-by': [['asc', w.f('ORDERS', 'DISCOUNT')], ['asc', w.f('ORDERS', 'ID')]], limit: 5 }), expect: (_r, s) => s.ORDERS.filter((r) => r[O.DISCOUNT] === null).slice(0, 5).map((r) => [r[O.ID], null]) },
+  { name: 'order descending puts nulls last', build: (w) => accounts(w, { fields: [w.f('ACCOUNTS', 'ID'), w.f('ACCOUNTS', 'SOURCE')], 'order-by': [['desc', w.f('ACCOUNTS', 'SOURCE')], ['asc', w.f('ACCOUNTS', 'ID')]], limit: 3 }) },
+  { name: 'limit', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID')], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 3 }), expect: () => [[1], [2], [3]] },
+  { name: 'page 3 of 7', build: (w) => products(w, { fields: [w.f('PRODUCTS', 'ID')], 'order-by': [['asc', w.f('PRODUCTS', 'ID')]], page: { page: 3, items: 7 } }), expect: () => [15, 16, 17, 18, 19, 20, 21].map((x) => [x]) },
+  { name: 'limit 0', build: (w) => orders(w, { fields: [w.f('ORDERS', 'ID')], limit: 0 }), expect: () => [] },
+
+  // ----- nested queries -----------------------------------------------------------------------------------------
+  { name: 'nested: aggregate an aggregated source', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('PRODUCTS'), aggregation: count, breakout: [w.f('PRODUCTS', 'CATEGORY')] }, aggregation: [['count'], ['sum', ['field', 'count', { 'base-type': 'type/Integer' }]]] }), expect: () => [[4, 200]] },
+  { name: 'nested: filter on an aggregated column', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), aggregation: count, breakout: [w.f('ORDERS', 'USER_ID')] }, filter: ['>', ['field', 'count', { 'base-type': 'type/Integer' }], 30], aggregation: count }) },
+  { name: 'nested: field ids resolve to source columns', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'CREATED_AT')] }, aggregation: [['sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }) },
+  { name: 'nested: bucketed column re-bucketed', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), aggregation: count, breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' })] }, aggregation: [['sum', ['field', 'count', { 'base-type': 'type/Integer' }]]], breakout: [['field', 'CREATED_AT', { 'base-type': 'type/DateTime', 'temporal-unit': 'year' }]] }) },
+  { name: 'nested three levels deep', build: (w) => w.mbql({ 'source-query': { 'source-query': { 'source-table': w.t('ORDERS'), filter: ['>', w.f('ORDERS', 'QUANTITY'), 3] }, aggregation: count, breakout: [w.f('ORDERS', 'PRODUCT_ID')] }, aggregation: [['max', ['field', 'count', { 'base-type': 'type/Integer' }]]] }) },
+  { name: 'nested: default fields of a source query', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'CATEGORY')], filter: ['<', w.f('PRODUCTS', 'ID'), 6] }, 'order-by': [['asc', w.f('PRODUCTS', 'ID')]] }) },
+  { name: 'nested: expression in the outer stage', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'TOTAL')], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }, expressions: { per_order: ['/', ['field', 'sum', { 'base-type': 'type/Float' }], ['field', 'count', { 'base-type': 'type/Integer' }]] }, fields: [['field', 'CREATED_AT', { 'base-type': 'type/DateTime' }], ['expression', 'per_order']] }) },
+
+  // ----- legacy spellings and MBQL 5 ------------------------------------------------------------------------------------
+  { name: 'legacy field-id, datetime-field, fk-> and upper-case clauses', build: (w) => orders(w, { aggregation: ['COUNT'], breakout: [['datetime-field', ['field-id', w.fid('ORDERS', 'CREATED_AT')], 'YEAR'], ['fk->', ['field-id', w.fid('ORDERS', 'PRODUCT_ID')], ['field-id', w.fid('PRODUCTS', 'CATEGORY')]]], filter: ['AND', ['>', w.fid('ORDERS', 'QUANTITY'), 1], ['NOT_NULL', ['field-id', w.fid('ORDERS', 'TAX')]]] }) },
+  { name: 'legacy binning-strategy, named and ascending', build: (w) => products(w, { aggregation: [['named', ['count'], 'How many']], breakout: [['binning-strategy', ['field-id', w.fid('PRODUCTS', 'PRICE')], 'bin-width', 25]], 'order-by': [[['aggregate-field', 0], 'descending']] }) },
+  { name: 'legacy field-literal in a nested query', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('PRODUCTS'), aggregation: count, breakout: [w.f('PRODUCTS', 'CATEGORY')] }, filter: ['>', ['field-literal', 'count', 'type/Integer'], 50], fields: [['field-literal', 'CATEGORY', 'type/Text']] }) },
+  { name: 'snake_case keys', build: (w) => ({ database: w.id, type: 'query', query: { source_table: w.t('ORDERS'), aggregation: [['count']], order_by: [], breakout: [w.f('ORDERS', 'QUANTITY')], limit: 5 } }) },
+  { name: 'MBQL 5 input', build: (w) => ({
+    'lib/type': 'mbql/query', database: w.id,
+    stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': w.t('ORDERS'), aggregation: [['count', { 'lib/uuid': 'a1' }], ['sum', { 'lib/uuid': 'a2', name: 'revenue' }, ['field', { 'lib/uuid': 'f1', 'base-type': 'type/Float' }, w.fid('ORDERS', 'TOTAL')]]], breakout: [['field', { 'lib/uuid': 'f2', 'temporal-unit': 'year' }, w.fid('ORDERS', 'CREATED_AT')]], filters: [['>', { 'lib/uuid': 'x' }, ['field', { 'lib/uuid': 'f3' }, w.fid('ORDERS', 'QUANTITY')], 2]], 'order-by': [['desc', { 'lib/uuid': 'o' }, ['aggregation', { 'lib/uuid': 'r' }, 'a1']]] }],
+  }) },
+  { name: 'MBQL 5 with two stages and an expression', build: (w) => ({
+    'lib/type': 'mbql/query', database: w.id,
+    stages: [
+      { 'lib/type': 'mbql.stage/mbql', 'source-table': w.t('PRODUCTS'), expressions: [['*', { 'lib/uuid': 'e', 'lib/expression-name': 'Double' }, ['field', { 'lib/uuid': 'p' }, w.fid('PRODUCTS', 'PRICE')], 2]], aggregation: [['avg', { 'lib/uuid': 'a' }, ['expression', { 'lib/uuid': 'x' }, 'Double']]], breakout: [['field', { 'lib/uuid': 'c' }, w.fid('PRODUCTS', 'CATEGORY')]] },
+      { 'lib/type': 'mbql.stage/mbql', filters: [['>', { 'lib/uuid': 'f' }, ['field', { 'lib/uuid': 'g', 'base-type': 'type/Float' }, 'avg'], 100]] },
+    ],
+  }) },
+];
