@@ -144,3 +144,17 @@ export async function collectionAccess(ctx: AppContext, caller: Caller): Promise
   }
   return new CollectionAccess(caller, trashId, personalIds, levels, rootLevels);
 }
+
+/**
+ * 403 unless the caller may read the collections of all these saved questions, models or metrics — for queries that
+ * read saved cards (`card__N` sources, `{{#N}}` tags, metrics): the query authorize stage calls this.
+ */
+export async function checkCardsReadable(
+  ctx: AppContext,
+  caller: Caller | null,
+  cards: ReadonlyArray<{ collection_id: number | null }>,
+): Promise<void> {
+  if (!caller || caller.isSuperuser || cards.length === 0) return;
+  const access = await collectionAccess(ctx, caller);
+  for (const card of cards) access.checkRead(card.collection_id);
+}
