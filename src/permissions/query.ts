@@ -2,13 +2,15 @@
 // It is the single place the data-permissions issue extends (view-data, create-queries, native access per group,
 // database, schema and table, and collection read access on the saved questions a query uses).
 //
-// Today it enforces what exists: an authenticated caller and an existing database. On a fresh Metabase every group
-// has unrestricted data access, so nothing more is checked yet.
+// Today it enforces what exists: an authenticated caller, an existing database (checked by the pipeline before this
+// is called), and read access to the collections of the saved cards the query reads. On a fresh Metabase every
+// group has unrestricted data access, so no data rule is checked yet.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { unauthenticated } from '../http/errors.js';
 import type { SavedCard } from '../query/sources.js';
+import { checkCardsReadable } from './collections.js';
 
 export interface QueryAccessRequest {
   databaseId: number;
@@ -19,7 +21,10 @@ export interface QueryAccessRequest {
 }
 
 /** Throws an ApiError (401/403) when the caller may not run the query. */
-export async function checkQueryAllowed(_ctx: AppContext, caller: Caller | null, _request: QueryAccessRequest): Promise<void> {
+export async function checkQueryAllowed(ctx: AppContext, caller: Caller | null, request: QueryAccessRequest): Promise<void> {
   if (!caller) throw unauthenticated();
-  // Admins may run anything; for everyone else the data-permissions graph will be consulted here.
+  if (caller.isSuperuser) return;
+  // Saved questions, models and metrics the query reads: their collections must be readable.
+  await checkCardsReadable(ctx, caller, request.cards);
+  // Data permissions (view-data / create-queries / native per database, schema, table) go here.
 }
