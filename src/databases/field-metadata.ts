@@ -16,6 +16,7 @@ import { connectionFor } from './connections.js';
 import { withAdminEdits } from '../sync/admin-edits.js';
 import { countsSql, likePrefix, lookupSql, prefixSearchSql } from '../sync/sql.js';
 import { scanField } from '../sync/field-values.js';
+import { triggerSync } from '../sync/runner.js';
 
 const LOOKUP_TIMEOUT_MS = 60_000;
 
@@ -102,6 +103,9 @@ export async function updateField(ctx: AppContext, caller: Caller, id: number, i
       .execute();
   }
   const updated = await fieldOr404(ctx, id);
+  if (present.has('json_unfolding') && Boolean(field.json_unfolding) !== Boolean(updated.json_unfolding)) {
+    triggerSync(ctx, (await tableOf(ctx, updated)).db_id, 'schema');
+  }
   const listNow = isListField(updated);
   if (present.has('has_field_values') || present.has('visibility_type')) {
     if (!listNow) await deleteFieldValues(ctx.db, [id]);

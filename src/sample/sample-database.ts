@@ -1,4 +1,4 @@
-// Installing the Sample Database: the SQLite file beside the app DB (generated when missing, in about a second),
+// Installing the Sample Database: the SQLite file in the data directory (generated when missing, in about a second),
 // the `is_sample` database row pointing at it (opened read-only), and its sync. Used at start-up on a new install
 // and by POST /api/database/sample_database (admin, idempotent: re-points the existing row).
 
@@ -50,15 +50,19 @@ export async function findSampleDatabase(ctx: AppContext): Promise<DatabaseRow |
   return ctx.db.selectFrom('metabase_database').selectAll().where('is_sample', '=', true).orderBy('id').executeTakeFirst();
 }
 
-function sampleDetails(file: string) {
-  return { db: file, 'read-only': true };
+/**
+ * The file is named relative to the data directory, so every instance of a cluster (each with its own copy of the
+ * file, generated at start-up when missing) reads the same details.
+ */
+function sampleDetails() {
+  return { db: SAMPLE_FILE_NAME, 'read-only': true };
 }
 
 /** Creates the sample database row, or points the existing one at the (possibly regenerated) file. */
-async function registerSample(ctx: AppContext, file: string): Promise<{ id: number; created: boolean }> {
+async function registerSample(ctx: AppContext): Promise<{ id: number; created: boolean }> {
   const now = nowIso();
   const existing = await findSampleDatabase(ctx);
-  const details = writeDetails(ctx, sampleDetails(file));
+  const details = writeDetails(ctx, sampleDetails());
   if (existing) {
     let current: unknown = null;
     try {
@@ -66,7 +70,7 @@ async function registerSample(ctx: AppContext, file: string): Promise<{ id: numb
     } catch {
       current = null;
     }
-    if (existing.engine === 'sqlite' && current === file) return { id: existing.id, created: false };
+    if (existing.engine === 'sqlite' && current === SAMPLE_FILE_NAME) return { id: existing.id, created: false };
     await ctx.db.updateTable('metabase_database').set({ engine: 'sqlite', details, updated_at: now }).where('id', '=', existing.id).execute();
     await closeConnection(ctx, existing.id);
     return { id: existing.id, created: false };
@@ -113,8 +117,8 @@ async function syncSample(ctx: AppContext, id: number): Promise<void> {
  * syncs it before answering.
  */
 export async function restoreSampleDatabase(ctx: AppContext): Promise<DatabaseRow> {
-  const file = ensureSampleFile(ctx);
-  const { id } = await registerSample(ctx, file);
+  ensureSampleFile(ctx);
+  const { id } = await registerSample(ctx);
   await syncSample(ctx, id);
   return (await loadDatabaseRow(ctx, id))!;
 }
@@ -128,13 +132,13 @@ export async function loadSampleAtStartup(ctx: AppContext): Promise<void> {
   try {
     const existing = await findSampleDatabase(ctx);
     if (existing) {
-      const file = ensureSampleFile(ctx);
-      await registerSample(ctx, file);
+      ensureSampleFile(ctx);
+      await registerSample(ctx);
       return;
     }
     if (!ctx.config.loadSampleContent || (await hasUserSetup(ctx))) return;
-    const file = ensureSampleFile(ctx);
-    const { id } = await registerSample(ctx, file);
+    ensureSampleFile(ctx);
+    const { id } = await registerSample(ctx);
     syncSample(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'));
   } catch (error) {
     ctx.log.warn({ err: error }, 'installing the sample database failed');

@@ -12,6 +12,7 @@ import { newEntityId } from '../util/entity-id.js';
 import { humanize } from '../databases/humanize.js';
 import { adminEdited } from './admin-edits.js';
 import { classifyTable } from './classify.js';
+import { unfoldJsonFields } from './json-unfold.js';
 
 const key = (schema: string | null, name: string) => `${schema ?? ''}\u0000${name}`;
 
@@ -155,6 +156,22 @@ async function syncForeignKeys(ctx: AppContext, databaseId: number, introspectio
   }
 }
 
+async function unfoldNestedFields(ctx: AppContext, open: OpenDatabase, signal?: AbortSignal): Promise<void> {
+  const tables = await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', open.database.id).where('active', '=', true).execute();
+  if (!tables.length) return;
+  const fields = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', 'in', tables.map((t) => t.id)).execute();
+  for (const table of tables) {
+    const own = fields.filter((f) => f.table_id === table.id);
+    if (!own.some((f) => f.base_type === 'type/JSON' || f.nfc_path !== null)) continue;
+    try {
+      await unfoldJsonFields(ctx, open, table, own, signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      ctx.log.warn({ err: error, table: table.name }, 'unfolding JSON columns failed');
+    }
+  }
+}
+
 export interface MetadataSyncResult {
   tablesAdded: number;
   tablesRemoved: number;
@@ -201,5 +218,6 @@ export async function syncMetadata(ctx: AppContext, open: OpenDatabase, signal?:
   const vanished = tables.filter((t) => t.active && !seen.has(key(t.schema, t.name))).map((t) => t.id);
   if (vanished.length) await ctx.db.updateTable('metabase_table').set({ active: false, updated_at: now }).where('id', 'in', vanished).execute();
   await syncForeignKeys(ctx, database.id, introspection, now);
+  if (jsonUnfolding) await unfoldNestedFields(ctx, open, signal);
   return { tablesAdded: added, tablesRemoved: vanished.length };
 }

@@ -16,6 +16,8 @@ import { reloadSchedules } from '../../src/sync/scheduler.js';
 import { connectionFor } from '../../src/databases/connections.js';
 import { collectRows } from '../../src/drivers/shared/row-stream.js';
 import { writeDetails } from '../../src/databases/details.js';
+import pg from 'pg';
+import { createPgDatabase, PG } from '../helpers/databases.js';
 import { fieldOf, loadSamplesEverywhere, tableOf, waitFor, waitForSync, type LoadedSamples } from '../databases/helpers.js';
 
 let samples: LoadedSamples;
@@ -198,5 +200,40 @@ forEachAppDb('sync over time', (server) => {
     const md = await metadataOf(id);
     assert.equal(md.tables.length, 8);
     assert.equal(fieldOf(md, 'PRODUCTS', 'CATEGORY').values.length, 4);
+  });
+
+  test('JSON columns are unfolded into nested fields with nfc_path (PostgreSQL)', async () => {
+    const database = await createPgDatabase('quarry_json');
+    const client = new pg.Client({ ...PG, database: database.name });
+    await client.connect();
+    try {
+      await client.query('create table docs (id serial primary key, data jsonb, note text)');
+      for (let i = 0; i < 20; i++) {
+        await client.query('insert into docs (data, note) values ($1, $2)', [JSON.stringify({ name: `doc ${i}`, size: i, ratio: i / 3, ok: i % 2 === 0, seen: '2024-01-02T03:04:05Z', owner: { city: 'Paris', age: 30 + i } }), 'x']);
+      }
+      const created = await admin.post('/api/database', { engine: 'postgres', name: 'Docs', details: { host: PG.host, port: PG.port, dbname: database.name, user: PG.user } });
+      assert.equal(created.status, 200, created.text);
+      await waitForSync(admin, created.body.id);
+      const docs = tableOf(await metadataOf(created.body.id), 'DOCS');
+      const nested = docs.fields.filter((f: any) => f.nfc_path);
+      const byPath = Object.fromEntries(nested.map((f: any) => [f.nfc_path.join('.'), f]));
+      assert.deepEqual(Object.keys(byPath).sort(), ['data.name', 'data.ok', 'data.owner.age', 'data.owner.city', 'data.ratio', 'data.seen', 'data.size']);
+      assert.equal(byPath['data.size'].base_type, 'type/BigInteger');
+      assert.equal(byPath['data.ratio'].base_type, 'type/Float');
+      assert.equal(byPath['data.ok'].base_type, 'type/Boolean');
+      assert.equal(byPath['data.seen'].base_type, 'type/DateTime');
+      assert.equal(byPath['data.owner.city'].name, 'data → owner → city');
+      const data = docs.fields.find((f: any) => f.name === 'data');
+      assert.equal(data.base_type, 'type/JSON');
+      assert.equal(data.json_unfolding, true);
+      // Switching unfolding off retires the nested fields at the next sync.
+      assert.equal((await admin.put(`/api/field/${data.id}`, { json_unfolding: false })).status, 200);
+      await runSync(server().ctx, created.body.id, 'schema');
+      assert.equal(tableOf(await metadataOf(created.body.id), 'DOCS').fields.filter((f: any) => f.nfc_path).length, 0);
+      await admin.delete(`/api/database/${created.body.id}`);
+    } finally {
+      await client.end();
+      await database.drop();
+    }
   });
 });
