@@ -33,6 +33,8 @@ export interface SearchOptions {
   searchNativeQuery: boolean;
   modelAncestors: boolean;
   ids: number[];
+  /** Only things in this collection or below it. */
+  collection: number | null;
   includeDashboardQuestions: boolean;
   limit: number | null;
   offset: number | null;
@@ -348,6 +350,13 @@ export async function search(ctx: AppContext, caller: Caller, options: SearchOpt
     if (createdAt && !inInterval(c.createdAt, createdAt)) continue;
     if (lastEditedAt && !inInterval(c.lastEditedAt, lastEditedAt)) continue;
     if (options.verified) continue; // verification is an Enterprise feature: nothing is verified
+    if (options.collection !== null) {
+      const home = c.model === 'collection' ? c.id : c.collectionId;
+      const row = home === null ? undefined : collectionById.get(home);
+      const inside = row !== undefined && (row.id === options.collection || locationIds(row.location).includes(options.collection));
+      if (!inside || (c.model === 'collection' && c.id === options.collection)) continue;
+      if (['table', 'database'].includes(c.model)) continue;
+    }
     if (options.personalFilter && options.personalFilter !== 'all') {
       const owner = c.model === 'collection' ? ownerOfTree(c.id) : ownerOfTree(c.collectionId);
       const personal = owner !== null;

@@ -86,6 +86,7 @@ forEachAppDb('search', (server) => {
     assert.deepEqual(await ids({ created_at: '2001-01-01~2001-12-31' }), []);
     assert.deepEqual(await ids({ search_native_query: 'true' }), [mine.id, theirs.id, sql.id].sort());
     assert.deepEqual(await ids({ models: 'dashboard' }), []);
+    assert.deepEqual(await ids({ collection: personal }), [theirs.id], 'collection: things in that collection or below');
     assert.deepEqual(await ids({ verified: 'true' }), []);
     const page = (await admin.get('/api/search', { query: { q: tag, limit: 1, offset: 1 } })).body;
     assert.equal(page.total, 2);
