@@ -289,8 +289,11 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     columns = compiled.columns;
     columnsKnown = compiled.columnsKnown;
     maxRows = rowLimit(request, query, hasAggregation, settings);
-    if (maxRows !== null) {
-      compiled.select.limit = compiled.select.limit === null ? maxRows : Math.min(compiled.select.limit, maxRows);
+    // The limit goes into the SQL, except Excel's absolute cap on aggregated queries (Metabase writes that LIMIT
+    // only for unaggregated ones); reading stops at maxRows either way.
+    const sqlLimit = hasAggregation && maxRows === ABSOLUTE_MAX_RESULTS ? null : maxRows;
+    if (sqlLimit !== null) {
+      compiled.select.limit = compiled.select.limit === null ? sqlLimit : Math.min(compiled.select.limit, sqlLimit);
     }
     const own = ownLimit(query.query!);
     if (own !== null) maxRows = maxRows === null ? own : Math.min(maxRows, own);

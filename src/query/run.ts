@@ -369,7 +369,7 @@ export async function runQueryToMemory(ctx: AppContext, request: QueryRequest): 
 
 /** The SQL a query compiles to, for people: `{query, params: null}` (values inlined as escaped literals). */
 export async function compileToNative(ctx: AppContext, request: QueryRequest): Promise<{ query: string; params: null }> {
-  const prepared = await prepareQuery(ctx, request);
+  const prepared = await prepareQuery(ctx, { constraints: null, ...request });
   if (prepared.native) return { query: displaySql(prepared, false), params: null };
   return { query: displaySql(prepared, request.pretty !== false), params: null };
 }

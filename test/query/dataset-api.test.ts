@@ -1,0 +1,348 @@
+// /api/dataset as a client sees it: the result envelope and cols (reference §4.3–4.4), row limits (§4.5), failed
+// results (§4.6), HTTP errors, MBQL → SQL, query_metadata, parameter values, pivot, the execution log, report
+// time zone and start of week — on a SQLite and a PostgreSQL app DB.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { registerWarehouses, type Warehouse } from './helpers/warehouses.js';
+import { recentExecutions, averageRunningTimes, executionCounts } from '../../src/query/index.js';
+
+forEachAppDb('/api/dataset', (server: () => TestServer) => {
+  let admin: Client;
+  let w: Warehouse;
+  let pgw: Warehouse;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    const wh = await registerWarehouses(server(), admin, ['sqlite', 'postgres']);
+    w = wh.sqlite;
+    pgw = wh.postgres;
+  });
+
+  const run = (query: Record<string, unknown>) => admin.post('/api/dataset', query);
+
+  // ----- envelope and cols --------------------------------------------------------------------------------------
+
+  test('a result has Metabase’s envelope, streamed with status 202, rows first', async () => {
+    const r = await run(w.mbql({ 'source-table': w.t('PRODUCTS'), limit: 5, 'order-by': [['asc', w.f('PRODUCTS', 'ID')]] }));
+    assert.equal(r.status, 202);
+    assert.match(r.headers.get('content-type')!, /^application\/json/);
+    assert.ok(r.text.startsWith('{"data":{"rows":['));
+    const b = r.body;
+    assert.equal(b.status, 'completed');
+    assert.equal(b.row_count, 5);
+    assert.equal(b.data.rows.length, 5);
+    assert.equal(b.database_id, w.id);
+    assert.equal(b.context, 'ad-hoc');
+    assert.equal(b.average_execution_time, null);
+    assert.ok(Number.isInteger(b.running_time));
+    assert.ok(!Number.isNaN(Date.parse(b.started_at)));
+    assert.equal(b.json_query.database, w.id);
+    assert.deepEqual(b.json_query.middleware, { 'js-int-to-string?': true, 'add-default-userland-constraints?': true });
+    assert.equal(b.json_query.parameters, undefined);
+    assert.equal(b.data.results_timezone, 'UTC');
+    assert.match(b.data.native_form.query, /^SELECT /);
+    assert.equal(b.data.native_form.params, null);
+    assert.equal(b.data.results_metadata.columns.length, b.data.cols.length);
+    assert.ok(b.data.results_metadata.columns[0].fingerprint.global);
+    assert.equal(b.data.rows_truncated, 5);
+    assert.deepEqual(b.data.rows.map((r: unknown[]) => r[0]), [1, 2, 3, 4, 5]);
+  });
+
+  test('field cols carry the field’s metadata', async () => {
+    const r = await run(w.mbql({ 'source-table': w.t('PEOPLE'), fields: [w.f('PEOPLE', 'ID'), w.f('PEOPLE', 'BIRTH_DATE'), w.f('PEOPLE', 'CREATED_AT')], limit: 1, 'order-by': [['asc', w.f('PEOPLE', 'ID')]] }));
+    const [id, birth, created] = r.body.data.cols;
+    assert.equal(id.name, 'ID');
+    assert.equal(id.id, w.fid('PEOPLE', 'ID'));
+    assert.equal(id.table_id, w.t('PEOPLE'));
+    assert.equal(id.semantic_type, 'type/PK');
+    assert.equal(id.source, 'fields');
+    assert.deepEqual(id.field_ref, ['field', w.fid('PEOPLE', 'ID'), null]);
+    for (const key of ['display_name', 'base_type', 'effective_type', 'database_type', 'visibility_type', 'fingerprint', 'description', 'coercion_strategy', 'settings', 'nfc_path', 'parent_id', 'fk_target_field_id', 'active', 'position']) {
+      assert.ok(key in id, `missing ${key}`);
+    }
+    assert.equal(birth.base_type, 'type/Date');
+    assert.equal(birth.unit, 'default');
+    // DATE values are full offset date-times; timestamps too.
+    const row = r.body.data.rows[0];
+    assert.match(row[1], /^\d{4}-\d\d-\d\dT00:00:00Z$/);
+    assert.match(row[2], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    assert.equal(created.display_name, 'Created At');
+  });
+
+  test('breakout and aggregation cols', async () => {
+    const r = await run(w.mbql({
+      'source-table': w.t('ORDERS'),
+      aggregation: [['count'], ['sum', w.f('ORDERS', 'TOTAL')], ['sum', w.f('ORDERS', 'TAX')], ['aggregation-options', ['avg', w.f('ORDERS', 'QUANTITY')], { name: 'q', 'display-name': 'Mean quantity' }]],
+      breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')],
+      limit: 3,
+    }));
+    const cols = r.body.data.cols;
+    assert.deepEqual(cols.map((c: any) => c.name), ['CREATED_AT', 'CATEGORY', 'count', 'sum', 'sum_2', 'q']);
+    assert.deepEqual(cols.map((c: any) => c.display_name), ['Created At: Month', 'Product → Category', 'Count', 'Sum of Total', 'Sum of Tax', 'Mean quantity']);
+    assert.equal(cols[0].unit, 'month');
+    assert.equal(cols[0].source, 'breakout');
+    assert.deepEqual(cols[0].field_ref, ['field', w.fid('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }]);
+    assert.deepEqual(cols[1].field_ref, ['field', w.fid('PRODUCTS', 'CATEGORY'), { 'source-field': w.fid('ORDERS', 'PRODUCT_ID') }]);
+    assert.deepEqual(cols[2], { ...cols[2], name: 'count', base_type: 'type/BigInteger', effective_type: 'type/BigInteger', semantic_type: 'type/Quantity', source: 'aggregation', field_ref: ['aggregation', 0] });
+    assert.deepEqual(cols[4].field_ref, ['aggregation', 2]);
+    assert.equal(r.body.data.rows[0][0], '2022-04-01T00:00:00Z');
+  });
+
+  test('join, binning and expression cols', async () => {
+    const r = await run(w.mbql({
+      'source-table': w.t('ORDERS'),
+      expressions: { 'Net total': ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] },
+      joins: [{ 'source-table': w.t('PRODUCTS'), alias: 'Products', fields: 'none', condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'Products' })] }],
+      aggregation: [['sum', ['expression', 'Net total']]],
+      breakout: [w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'Products' }), w.f('ORDERS', 'QUANTITY', { binning: { strategy: 'num-bins', 'num-bins': 4 } })],
+    }));
+    const [category, quantity, total] = r.body.data.cols;
+    assert.equal(category.display_name, 'Products → Category');
+    assert.deepEqual(category.field_ref, ['field', w.fid('PRODUCTS', 'CATEGORY'), { 'join-alias': 'Products' }]);
+    assert.match(quantity.display_name, /^Quantity: 4 bins$/);
+    assert.equal(quantity.binning_info.binning_strategy, 'num-bins');
+    assert.ok(quantity.binning_info.bin_width > 0);
+    assert.equal(total.display_name, 'Sum of Net total');
+    const e = await run(w.mbql({ 'source-table': w.t('ORDERS'), expressions: { 'Tax Rate': ['/', w.f('ORDERS', 'TAX'), w.f('ORDERS', 'SUBTOTAL')] }, fields: [['expression', 'Tax Rate']], limit: 1 }));
+    assert.deepEqual(e.body.data.cols[0], { ...e.body.data.cols[0], name: 'Tax Rate', display_name: 'Tax Rate', expression_name: 'Tax Rate', field_ref: ['expression', 'Tax Rate'], source: 'fields', base_type: 'type/Float' });
+  });
+
+  test('native cols use the column name and dedupe duplicates', async () => {
+    const r = await run(w.native('SELECT "ID", "ID", COUNT(*) AS "COUNT(*)" FROM "PRODUCTS" GROUP BY "ID" ORDER BY "ID" LIMIT 2'));
+    const cols = r.body.data.cols;
+    assert.deepEqual(cols.map((c: any) => c.name), ['ID', 'ID_2', 'COUNT(*)']);
+    assert.equal(cols[2].source, 'native');
+    assert.deepEqual(cols[2].field_ref, ['field', 'COUNT(*)', { 'base-type': cols[2].base_type }]);
+    assert.equal(r.body.data.native_form.query, 'SELECT "ID", "ID", COUNT(*) AS "COUNT(*)" FROM "PRODUCTS" GROUP BY "ID" ORDER BY "ID" LIMIT 2');
+  });
+
+  // ----- row limits ---------------------------------------------------------------------------------------------
+
+  test('unaggregated and native queries stop at 2,000 rows; aggregated ones at 10,000', async () => {
+    const bare = await run(w.mbql({ 'source-table': w.t('ORDERS') }));
+    assert.equal(bare.body.row_count, 2000);
+    assert.equal(bare.body.data.rows_truncated, 2000);
+    const native = await run(w.native('SELECT "ID" FROM "ORDERS"'));
+    assert.equal(native.body.row_count, 2000);
+    assert.equal(native.body.data.rows_truncated, 2000);
+    const aggregated = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'ID')] }));
+    assert.equal(aggregated.body.row_count, 10000);
+    assert.equal(aggregated.body.data.rows_truncated, 10000);
+    const small = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'QUANTITY')] }));
+    assert.equal(small.body.data.rows_truncated, undefined);
+  });
+
+  test('request constraints and an explicit smaller limit win', async () => {
+    const c = await run(w.mbql({ 'source-table': w.t('ORDERS') }, { constraints: { 'max-results': 300, 'max-results-bare-rows': 120 } }));
+    assert.equal(c.body.row_count, 120);
+    const agg = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'ID')] }, { constraints: { 'max-results': 300, 'max-results-bare-rows': 120 } }));
+    assert.equal(agg.body.row_count, 300);
+    const limited = await run(w.mbql({ 'source-table': w.t('ORDERS'), limit: 7 }));
+    assert.equal(limited.body.row_count, 7);
+    const bad = await run(w.mbql({ 'source-table': w.t('ORDERS') }, { constraints: { 'max-results': 10, 'max-results-bare-rows': 20 } }));
+    assert.equal(bad.body.status, 'failed');
+  });
+
+  test('the unaggregated row limit is a setting', async () => {
+    assert.equal((await admin.put('/api/setting/unaggregated-query-row-limit', { value: 150 })).status, 204);
+    try {
+      assert.equal((await run(w.mbql({ 'source-table': w.t('ORDERS') }))).body.row_count, 150);
+    } finally {
+      await admin.put('/api/setting/unaggregated-query-row-limit', { value: null });
+    }
+  });
+
+  // ----- failures ---------------------------------------------------------------------------------------------------
+
+  test('a SQL error is a 202 failed result', async () => {
+    const r = await run(w.native('SELECT nope FROM nowhere'));
+    assert.equal(r.status, 202);
+    assert.equal(r.body.status, 'failed');
+    assert.equal(r.body.error_type, 'invalid-query');
+    assert.match(r.body.error, /nowhere|nope/);
+    assert.deepEqual(r.body.data, { rows: [], cols: [] });
+    assert.equal(r.body.row_count, 0);
+    assert.equal(r.body.native.query, 'SELECT nope FROM nowhere');
+    assert.equal(r.body.context, 'ad-hoc');
+    const pg = await run(pgw.native('SELECT nope FROM nowhere'));
+    assert.equal(pg.body.state, '42P01');
+  });
+
+  test('an invalid MBQL clause is a failed result naming it', async () => {
+    const r = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['frobnicate', w.f('ORDERS', 'TOTAL')]] }));
+    assert.equal(r.status, 202);
+    assert.equal(r.body.status, 'failed');
+    assert.equal(r.body.error_type, 'invalid-query');
+    assert.match(r.body.error, /frobnicate/);
+    const arity = await run(w.mbql({ 'source-table': w.t('ORDERS'), filter: ['between', w.f('ORDERS', 'TOTAL'), 1] }));
+    assert.match(arity.body.error, /between/);
+    const noField = await run(w.mbql({ 'source-table': w.t('ORDERS'), fields: [['field', 999999, null]] }));
+    assert.equal(noField.body.status, 'failed');
+    assert.match(noField.body.error, /999999/);
+  });
+
+  test('a missing required parameter fails with Metabase’s message', async () => {
+    const r = await run(w.native('SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}}', { cat: { id: 'c', name: 'cat', 'display-name': 'Category', type: 'text', required: true } }));
+    assert.equal(r.body.status, 'failed');
+    assert.equal(r.body.error_type, 'missing-required-parameter');
+    assert.equal(r.body.error, "You'll need to pick a value for 'Category' before this query can run.");
+  });
+
+  test('an unsupported feature fails with unsupported-feature', async () => {
+    const r = await run(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.5]] }));
+    assert.equal(r.body.error_type, 'unsupported-feature');
+  });
+
+  test('HTTP errors before the query runs', async () => {
+    const noDb = await admin.post('/api/dataset', { type: 'query', query: { 'source-table': 1 } });
+    assert.equal(noDb.status, 400);
+    assert.match(noDb.text, /`database` is required for all queries whose type is not `internal`\./);
+    assert.equal((await admin.post('/api/dataset', { database: 99999, type: 'native', native: { query: 'SELECT 1' } })).status, 404);
+    assert.equal((await server().anon.post('/api/dataset', w.native('SELECT 1'))).status, 401);
+    assert.equal((await admin.post('/api/dataset/nonsense', { query: '{}' })).status, 404);
+  });
+
+  test('a regular user can run queries', async () => {
+    const { client } = await createUserClient(server(), admin);
+    const r = await client.post('/api/dataset', w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']] }));
+    assert.deepEqual(r.body.data.rows, [[200]]);
+  });
+
+  // ----- /native ---------------------------------------------------------------------------------------------------
+
+  test('/api/dataset/native turns MBQL into SQL, laid out unless pretty is false', async () => {
+    const query = pgw.mbql({ 'source-table': pgw.t('PRODUCTS'), aggregation: [['count']], breakout: [pgw.f('PRODUCTS', 'CATEGORY')], filter: ['=', pgw.f('PRODUCTS', 'VENDOR'), "O'Brien"] });
+    const pretty = await admin.post('/api/dataset/native', query);
+    assert.equal(pretty.status, 200);
+    assert.equal(pretty.body.params, null);
+    assert.equal(
+      pretty.body.query,
+      [
+        'SELECT',
+        '  "public"."PRODUCTS"."CATEGORY" AS "CATEGORY",',
+        '  COUNT(*) AS "count"',
+        'FROM',
+        '  "public"."PRODUCTS"',
+        'WHERE',
+        `  ("public"."PRODUCTS"."VENDOR" = 'O''Brien')`,
+        'GROUP BY',
+        '  "public"."PRODUCTS"."CATEGORY"',
+        'ORDER BY',
+        '  "public"."PRODUCTS"."CATEGORY" ASC NULLS FIRST',
+      ].join('\n'),
+    );
+    const flat = await admin.post('/api/dataset/native', { ...query, pretty: false });
+    assert.equal(flat.body.query.includes('\n'), false);
+    assert.match(flat.body.query, /LIMIT|GROUP BY/);
+    const invalid = await admin.post('/api/dataset/native', pgw.mbql({ 'source-table': pgw.t('PRODUCTS'), aggregation: [['nope']] }));
+    assert.equal(invalid.status, 400);
+  });
+
+  // ----- metadata, parameter values -----------------------------------------------------------------------------------
+
+  test('query_metadata lists the database, tables and extra fields', async () => {
+    const r = await admin.post('/api/dataset/query_metadata', w.mbql({ 'source-table': w.t('ORDERS'), breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')], aggregation: [['count']] }));
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.databases.map((d: any) => d.id), [w.id]);
+    assert.deepEqual(r.body.tables.map((t: any) => t.name).sort(), ['ORDERS', 'PRODUCTS']);
+    assert.ok(r.body.tables[0].fields.length > 0);
+    const native = await admin.post('/api/dataset/query_metadata', w.native('SELECT 1 WHERE {{f}}', { f: { name: 'f', type: 'dimension', dimension: w.f('PEOPLE', 'STATE'), 'widget-type': 'string/=' } }));
+    assert.deepEqual(native.body.fields.map((f: any) => f.id), [w.fid('PEOPLE', 'STATE')]);
+  });
+
+  test('parameter values from a static list, from fields, and search', async () => {
+    const list = await admin.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['Apple', 'Banana', ['c', 'Cherry']] } } });
+    assert.deepEqual(list.body, { values: [['Apple'], ['Banana'], ['c', 'Cherry']], has_more_values: false });
+    const searched = await admin.post('/api/dataset/parameter/search/an', { parameter: { id: 'p', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['Apple', 'Banana'] } } });
+    assert.deepEqual(searched.body.values, [['Banana']]);
+    const fields = await admin.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category' }, field_ids: [w.fid('PRODUCTS', 'CATEGORY')] });
+    assert.deepEqual(fields.body.values.map((v: unknown[]) => v[0]).sort(), ['Doohickey', 'Gadget', 'Gizmo', 'Widget']);
+    const search = await admin.post('/api/dataset/parameter/search/giz', { parameter: { id: 'p', type: 'category' }, field_ids: [w.fid('PRODUCTS', 'CATEGORY')] });
+    assert.deepEqual(search.body.values, [['Gizmo']]);
+    const distinct = await admin.post('/api/dataset/parameter/search/ex', { parameter: { id: 'p', type: 'string/=' }, field_ids: [w.fid('PEOPLE', 'EMAIL')] });
+    assert.ok(distinct.body.values.length > 0 && distinct.body.values.every((v: string[]) => v[0].includes('ex')));
+  });
+
+  // ----- pivot ----------------------------------------------------------------------------------------------------------
+
+  test('pivot results carry pivot-grouping rows for subtotals and the grand total', async () => {
+    const query = w.mbql({
+      'source-table': w.t('ORDERS'),
+      aggregation: [['count']],
+      breakout: [w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE'), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')],
+    });
+    const r = await admin.post('/api/dataset/pivot', { ...query, pivot_rows: [0], pivot_cols: [1] });
+    assert.equal(r.status, 202);
+    assert.equal(r.body.status, 'completed');
+    const names = r.body.data.cols.map((c: any) => c.name);
+    assert.deepEqual(names, ['SOURCE', 'CATEGORY', 'pivot-grouping', 'count']);
+    const rows = r.body.data.rows as unknown[][];
+    const byGroup = new Map<number, unknown[][]>();
+    for (const row of rows) byGroup.set(row[2] as number, [...(byGroup.get(row[2] as number) ?? []), row]);
+    assert.equal(byGroup.get(0)!.length, 20);
+    assert.deepEqual(byGroup.get(3), [[null, null, 3, 18760]]);
+    assert.equal(byGroup.get(1)!.length, 4);
+    assert.equal(byGroup.get(2)!.length, 5);
+    assert.equal(r.body.row_count, rows.length);
+  });
+
+  // ----- execution log ---------------------------------------------------------------------------------------------
+
+  test('every execution is recorded in query_execution', async () => {
+    const ok = await run(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']] }));
+    assert.equal(ok.body.status, 'completed');
+    await run(w.native('SELECT broken'));
+    const rows = await recentExecutions(server().ctx, { limit: 2 });
+    const [failed, completed] = rows;
+    assert.equal(failed.context, 'ad-hoc');
+    assert.ok(failed.error);
+    assert.equal(Number(failed.native) === 1 || failed.native === true, true);
+    assert.equal(completed.result_rows, 1);
+    assert.equal(completed.error, null);
+    assert.equal(completed.database_id, w.id);
+    assert.match(completed.hash, /^[0-9a-f]{64}$/);
+    assert.ok(Number.isInteger(completed.running_time));
+    assert.ok(completed.executor_id);
+    assert.deepEqual(await averageRunningTimes(server().ctx, [123456]), new Map());
+    assert.ok(Array.isArray(await executionCounts(server().ctx)));
+  });
+
+  // ----- settings --------------------------------------------------------------------------------------------------
+
+  test('report-timezone: values and buckets in the report zone, with its offset', async () => {
+    assert.equal((await admin.put('/api/setting/report-timezone', { value: 'America/Los_Angeles' })).status, 204);
+    try {
+      const r = await run(pgw.mbql({ 'source-table': pgw.t('PEOPLE'), fields: [pgw.f('PEOPLE', 'BIRTH_DATE'), pgw.f('PEOPLE', 'CREATED_AT')], 'order-by': [['asc', pgw.f('PEOPLE', 'ID')]], limit: 1 }));
+      assert.equal(r.body.data.results_timezone, 'America/Los_Angeles');
+      assert.equal(r.body.data.requested_timezone, 'America/Los_Angeles');
+      const [birth, created] = r.body.data.rows[0];
+      assert.match(birth, /^\d{4}-\d\d-\d\dT00:00:00-0[78]:00$/);
+      assert.match(created, /-0[78]:00$/);
+      const month = await run(pgw.mbql({ 'source-table': pgw.t('ORDERS'), aggregation: [['count']], breakout: [pgw.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' })], limit: 1 }));
+      assert.equal(month.body.data.rows[0][0], '2022-04-01T00:00:00-07:00');
+    } finally {
+      await admin.put('/api/setting/report-timezone', { value: null });
+    }
+  });
+
+  test('start-of-week moves weeks and days of week', async () => {
+    const dow = async () => (await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' })] }))).body.data.rows;
+    const week = async () => (await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'week' })], limit: 1 }))).body.data.rows[0][0];
+    const sunday = await dow();
+    const sundayWeek = await week();
+    assert.equal((await admin.put('/api/setting/start-of-week', { value: 'monday' })).status, 204);
+    try {
+      const monday = await dow();
+      // Monday is day 2 of a Sunday week and day 1 of a Monday week.
+      assert.equal(monday[0][1], sunday[1][1]);
+      assert.equal(monday[6][1], sunday[0][1]);
+      assert.equal(new Date(await week()).getUTCDay(), 1);
+      assert.equal(new Date(sundayWeek).getUTCDay(), 0);
+    } finally {
+      await admin.put('/api/setting/start-of-week', { value: 'sunday' });
+    }
+  });
+});
