@@ -42,6 +42,12 @@ const autoRunField: DetailsField = {
   default: true,
 };
 const advancedOptions: DetailsField = { name: 'advanced-options', type: 'section', default: false };
+const scheduling: DetailsField = {
+  name: 'let-user-control-scheduling',
+  'display-name': 'Choose when syncs and scans happen',
+  type: 'boolean',
+  'visible-if': { 'advanced-options': true },
+};
 
 const ENGINES: Record<string, EngineDescriptor> = {
   postgres: {
@@ -64,6 +70,7 @@ const ENGINES: Record<string, EngineDescriptor> = {
       },
       advancedOptions,
       autoRunField,
+      scheduling,
     ],
     source: { type: 'official', contact: null },
     'superseded-by': null,
@@ -80,6 +87,7 @@ const ENGINES: Record<string, EngineDescriptor> = {
       sslField,
       advancedOptions,
       autoRunField,
+      scheduling,
     ],
     source: { type: 'official', contact: null },
     'superseded-by': null,
@@ -91,6 +99,7 @@ const ENGINES: Record<string, EngineDescriptor> = {
       { name: 'db', 'display-name': 'Filename', placeholder: '/home/camsaul/toucan_sightings.sqlite 😋', required: true },
       advancedOptions,
       autoRunField,
+      scheduling,
     ],
     source: { type: 'official', contact: null },
     'superseded-by': null,
@@ -103,6 +112,7 @@ const ENGINES: Record<string, EngineDescriptor> = {
       { name: 'read_only', 'display-name': 'Open read-only', type: 'boolean', default: false },
       advancedOptions,
       autoRunField,
+      scheduling,
     ],
     source: { type: 'community', contact: null },
     'superseded-by': null,
