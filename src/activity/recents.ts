@@ -10,6 +10,7 @@ import { rootCollectionName } from '../collections/json.js';
 import { effectiveParentId } from '../collections/items.js';
 import { locationIds } from '../collections/locations.js';
 import { touchRecent, type StoredModel } from './views.js';
+import { flushExecutions } from '../query/index.js';
 
 interface View {
   model: string;
@@ -268,24 +269,50 @@ export async function mostRecentlyViewedDashboard(ctx: AppContext, caller: Calle
 
 const PRECEDENCE: Record<string, number> = { dashboard: 0, card: 1, dataset: 2, metric: 3, table: 4, collection: 5 };
 
+/** The 8 most recently run cards (as questions), with how often they ran. */
+async function cardRuns(ctx: AppContext) {
+  await flushExecutions(ctx);
+  const rows = await ctx.db
+    .selectFrom('query_execution')
+    .select(['card_id', (eb) => eb.fn.countAll<number>().as('cnt'), (eb) => eb.fn.max('started_at').as('max_ts')])
+    .where('card_id', 'is not', null)
+    .where('context', '=', 'question')
+    .groupBy('card_id')
+    .orderBy('max_ts', 'desc')
+    .limit(8)
+    .execute();
+  return rows.map((r) => ({ model: 'card', model_id: Number(r.card_id), cnt: Number(r.cnt), timestamp: String(r.max_ts) }));
+}
+
+/** The 8 most recently viewed dashboards and tables (by anyone), with their view counts. */
+async function pageViews(ctx: AppContext) {
+  const rows = await ctx.db
+    .selectFrom('recent_views')
+    .leftJoin('report_dashboard', (join) => join.onRef('report_dashboard.id', '=', 'recent_views.model_id').on('recent_views.model', '=', 'dashboard'))
+    .leftJoin('metabase_table', (join) => join.onRef('metabase_table.id', '=', 'recent_views.model_id').on('recent_views.model', '=', 'table'))
+    .select([
+      'recent_views.model',
+      'recent_views.model_id',
+      (eb) => eb.fn.max(eb.fn.coalesce('report_dashboard.view_count', 'metabase_table.view_count')).as('cnt'),
+      (eb) => eb.fn.max('recent_views.timestamp').as('max_ts'),
+    ])
+    .where('recent_views.context', '=', 'view')
+    .where('recent_views.model', 'in', ['dashboard', 'table'])
+    .groupBy(['recent_views.model', 'recent_views.model_id'])
+    .orderBy('max_ts', 'desc')
+    .limit(8)
+    .execute();
+  return rows.map((r) => ({ model: r.model, model_id: r.model_id, cnt: Number(r.cnt ?? 0), timestamp: String(r.max_ts) }));
+}
+
 /**
- * Five popular items of the instance: the most recently viewed dashboards, tables and cards (8 of each looked at),
- * scored by view count, recency and official collections, grouped by kind.
+ * Five popular items of the instance, as Metabase picks them: the 8 cards run last (as questions) and the 8
+ * dashboards and tables viewed last, scored by how often (4), how recently (2) and official collections (1),
+ * grouped by kind (dashboards, questions, models, metrics, tables).
  */
 export async function popularItems(ctx: AppContext, caller: Caller) {
-  const grouped = async (models: string[], limit: number) =>
-    ctx.db
-      .selectFrom('view_log')
-      .select(['model', 'model_id', (eb) => eb.fn.count<number>('id').as('cnt'), (eb) => eb.fn.max('timestamp').as('max_ts')])
-      .where('model', 'in', models)
-      .groupBy(['model', 'model_id'])
-      .orderBy('max_ts', 'desc')
-      .limit(limit)
-      .execute();
-  const [pages, cards] = await Promise.all([grouped(['dashboard', 'table'], 8), grouped(['card'], 8)]);
-  const views = [...cards, ...pages]
-    .map((v) => ({ model: v.model, model_id: v.model_id, timestamp: String(v.max_ts), cnt: Number(v.cnt) }))
-    .sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
+  const [cards, pages] = await Promise.all([cardRuns(ctx), pageViews(ctx)]);
+  const views = [...cards, ...pages].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
   const [access, objects] = await Promise.all([collectionAccess(ctx, caller), loadObjects(ctx, views)]);
   const described = views
     .map((view) => ({ view, item: describe(objects, access, view, { includeMetadata: false }) }))

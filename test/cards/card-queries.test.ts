@@ -226,4 +226,16 @@ forEachAppDb('card queries', (server) => {
     assert.equal((await client.get(`/api/card/${secret.id}/query_metadata`)).status, 403);
     assert.equal((await client.get(`/api/card/${secret.id}/params/x/values`)).status, 403);
   });
+
+  test('popular items: the cards run most, at most 5', async () => {
+    const cards = [];
+    for (let i = 0; i < 6; i++) cards.push(await card({ dataset_query: byCategory() }));
+    for (let i = 0; i < 3; i++) await admin.post(`/api/card/${cards[0].id}/query`);
+    for (const c of cards.slice(1)) await admin.post(`/api/card/${c.id}/query`);
+    const { client } = await createUserClient(server(), admin);
+    const body = (await client.get('/api/activity/popular_items')).body;
+    assert.equal(body.popular_items.length, 5);
+    assert.equal(body.popular_items[0].id, cards[0].id, 'run most often');
+    assert.ok(body.popular_items.every((i: any) => i.model === 'card' && typeof i.name === 'string' && i.parent_collection));
+  });
 });
