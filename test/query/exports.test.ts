@@ -1,0 +1,141 @@
+// Downloads (POST /api/dataset/:export-format): CSV, JSON, XLSX and `api`, parsed back and compared with the API
+// result of the same query; headers, quoting, no 2,000-row cap, formatted values, failures.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { forEachAppDb, setupAdmin, type TestServer } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { registerWarehouses, type Warehouse } from './helpers/warehouses.js';
+
+forEachAppDb('dataset exports', (server: () => TestServer) => {
+  let admin: Client;
+  let w: Warehouse;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    w = (await registerWarehouses(server(), admin, ['sqlite'])).sqlite;
+  });
+
+  /** A download as a browser form posts it: `query=<json>&format_rows=…`. */
+  async function download(format: string, query: unknown, form: Record<string, string> = {}): Promise<Response> {
+    const body = new URLSearchParams({ query: JSON.stringify(query), ...form });
+    return fetch(`${server().url}/api/dataset/${format}`, {
+      method: 'POST',
+      headers: { 'X-Metabase-Session': admin.session!, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+  }
+
+  const byCategory = () => w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count'], ['avg', w.f('PRODUCTS', 'PRICE')]], breakout: [w.f('PRODUCTS', 'CATEGORY')] });
+  const peopleRows = () => w.mbql({ 'source-table': w.t('PEOPLE'), fields: [w.f('PEOPLE', 'ID'), w.f('PEOPLE', 'NAME'), w.f('PEOPLE', 'LATITUDE'), w.f('PEOPLE', 'BIRTH_DATE'), w.f('PEOPLE', 'CREATED_AT')], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 300 });
+
+  test('CSV: headers, display-name header row, the same values as the API', async () => {
+    const r = await download('csv', peopleRows());
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type')!, /^text\/csv/);
+    assert.match(r.headers.get('content-disposition')!, /^attachment; filename="query_result_\d{4}-\d\d-\d\dT[\d:.]+Z\.csv"$/);
+    assert.equal(r.headers.get('x-accel-buffering'), 'no');
+    const table = parseCsv(await r.text()) as string[][];
+    assert.deepEqual(table[0], ['ID', 'Name', 'Latitude', 'Birth Date', 'Created At']);
+    const api = (await admin.post('/api/dataset', peopleRows())).body.data.rows as unknown[][];
+    assert.equal(table.length - 1, api.length);
+    api.forEach((row, i) => {
+      const csv = table[i + 1];
+      assert.equal(Number(csv[0]), row[0]);
+      assert.equal(csv[1], row[1]);
+      assert.equal(Number(csv[2]), row[2]);
+      // Unformatted: a date is just the date, a local date-time has no offset.
+      assert.equal(csv[3], String(row[3]).slice(0, 10));
+      assert.equal(csv[4], String(row[4]).replace(/Z$/, '').replace(/T00:00:00(\.0+)?$/, ''));
+    });
+  });
+
+  test('CSV quoting and nulls (RFC 4180)', async () => {
+    const r = await download('csv', w.native(`SELECT 'a,b' AS "comma", 'he said "hi"' AS "quote", 'line1' || char(10) || 'line2' AS "newline", NULL AS "nothing", 3 AS "n"`));
+    const text = await r.text();
+    assert.equal(text, 'comma,quote,newline,nothing,n\n"a,b","he said ""hi""","line1\nline2",,3\n');
+  });
+
+  test('CSV downloads are not capped at 2,000 rows', async () => {
+    const r = await download('csv', w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')] }));
+    const lines = (await r.text()).trimEnd().split('\n');
+    assert.equal(lines.length, 18760 + 1);
+  });
+
+  test('CSV with format_rows formats numbers and dates like the UI', async () => {
+    const q = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' })], limit: 1 });
+    const text = await (await download('csv', q, { format_rows: 'true' })).text();
+    const [header, row] = parseCsv(text) as string[][];
+    assert.deepEqual(header, ['Created At: Month', 'Sum of Total']);
+    assert.equal(row[0], 'April 2022');
+    assert.match(row[1], /^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
+  });
+
+  test('JSON: an array of objects keyed by display names', async () => {
+    const r = await download('json', byCategory());
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type')!, /^application\/json/);
+    const text = await r.text();
+    assert.ok(text.startsWith('[\n{'));
+    const data = JSON.parse(text);
+    const api = (await admin.post('/api/dataset', byCategory())).body.data.rows;
+    assert.deepEqual(data, api.map((row: unknown[]) => ({ Category: row[0], Count: row[1], 'Average of Price': row[2] })));
+  });
+
+  test('JSON body instead of a form works too (0.53+)', async () => {
+    const r = await admin.post('/api/dataset/json', { query: byCategory(), format_rows: false });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.length, 4);
+  });
+
+  test('XLSX: one sheet, bold frozen header, typed cells', async () => {
+    const r = await download('xlsx', peopleRows());
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const buffer = Buffer.from(await r.arrayBuffer());
+    assert.equal(buffer.subarray(0, 2).toString(), 'PK');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Query result')!;
+    assert.ok(sheet);
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['ID', 'Name', 'Latitude', 'Birth Date', 'Created At']);
+    assert.equal(sheet.rowCount, 301);
+    const api = (await admin.post('/api/dataset', peopleRows())).body.data.rows as unknown[][];
+    const second = (sheet.getRow(2).values as unknown[]).slice(1);
+    assert.equal(second[0], api[0][0]);
+    assert.equal(second[1], api[0][1]);
+    assert.equal(second[2], api[0][2]);
+    assert.ok(second[3] instanceof Date);
+    assert.equal((second[3] as Date).toISOString().slice(0, 10), String(api[0][3]).slice(0, 10));
+    assert.equal((second[4] as Date).toISOString().slice(0, 19), String(api[0][4]).slice(0, 19));
+  });
+
+  test('api format: the API result as an attachment with status 200, not capped at 2,000', async () => {
+    const r = await download('api', w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')] }));
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-disposition')!, /\.json"$/);
+    const body = await r.json();
+    assert.equal(body.status, 'completed');
+    assert.equal(body.row_count, 18760);
+    assert.equal(body.context, 'api-download');
+  });
+
+  test('a failing download answers 200 with the error as JSON', async () => {
+    const r = await download('csv', w.native('SELECT nope FROM nowhere'));
+    assert.equal(r.status, 200);
+    const body = JSON.parse(await r.text());
+    assert.equal(body.status, 'failed');
+    assert.match(body.error, /nowhere/);
+  });
+
+  test('downloads need a session and a query', async () => {
+    const anon = await fetch(`${server().url}/api/dataset/csv`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `query=${encodeURIComponent(JSON.stringify(byCategory()))}` });
+    assert.equal(anon.status, 401);
+    const missing = await admin.post('/api/dataset/csv', { format_rows: true });
+    assert.equal(missing.status, 400);
+    const garbage = await admin.post('/api/dataset/csv', undefined, { raw: 'query=%7Bnot-json', contentType: 'application/x-www-form-urlencoded' });
+    assert.equal(garbage.status, 400);
+  });
+});
