@@ -1,5 +1,6 @@
-// The dashboard tables' first version (migration 0030), made with cards because cards live in dashboards and
-// collection items, search and `dashboard_count` read them. The dashboards module owns them from here on.
+// The dashboard tables. `report_dashboard` and `report_dashboardcard` came first (migration 0030, made with cards
+// because cards live in dashboards and collection items, search and `dashboard_count` read them); tabs, series and
+// per-user filter values are migration 0040. The dashboards module owns them all.
 import type { Generated } from 'kysely';
 
 export interface ReportDashboardTable {
@@ -53,7 +54,40 @@ export interface ReportDashboardCardTable {
   updated_at: string;
 }
 
+export interface DashboardTabTable {
+  id: Generated<number>;
+  entity_id: string;
+  dashboard_id: number;
+  name: string;
+  /** 0-based, from the order of the last save */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Extra cards drawn on a dashcard's chart, in `position` order. */
+export interface DashboardCardSeriesTable {
+  id: Generated<number>;
+  dashboardcard_id: number;
+  card_id: number;
+  position: number;
+}
+
+/** A user's last value of a dashboard filter (`last_used_param_values`). */
+export interface UserParameterValueTable {
+  id: Generated<number>;
+  user_id: number;
+  dashboard_id: number;
+  parameter_id: string;
+  /** JSON */
+  value: string | null;
+  updated_at: string;
+}
+
 export interface DashboardTables {
   report_dashboard: ReportDashboardTable;
   report_dashboardcard: ReportDashboardCardTable;
+  dashboard_tab: DashboardTabTable;
+  dashboardcard_series: DashboardCardSeriesTable;
+  user_parameter_value: UserParameterValueTable;
 }
