@@ -1,24 +1,60 @@
-// The data side of card permissions: saving or running a card needs query permission on the data it reads. The rule
-// itself lives with data permissions (src/permissions/query.ts); this file is the one place cards ask it.
+// The data side of card permissions: saving a query as a card needs permission to run it. The rule lives in the
+// query engine's authorize stage (src/permissions/query.ts, `checkQueryAllowed`), which data permissions tighten;
+// this file is the one place cards ask it.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { forbidden } from '../http/errors.js';
-import { parseJson } from '../appdb/portable.js';
+import { ApiError, forbidden } from '../http/errors.js';
+import { bool, parseJson } from '../appdb/portable.js';
+import { checkQueryAllowed } from '../permissions/query.js';
+import type { SavedCard } from '../query/sources.js';
+import { queryInfo, referencedCardIds, SAVED_QUESTIONS_DB_ID } from './query-info.js';
 import type { CardRow } from './store.js';
 
-type QueryAuthorizer = (ctx: AppContext, caller: Caller, datasetQuery: Record<string, unknown>) => Promise<boolean>;
+function sourceIds(datasetQuery: Record<string, unknown>): number[] {
+  const info = queryInfo(datasetQuery);
+  return [...new Set([...(info.sourceCardId ? [info.sourceCardId] : []), ...referencedCardIds(datasetQuery)])];
+}
 
-let authorizer: QueryAuthorizer = async () => true;
+/** Saved cards by id, in the query engine's shape (one query). */
+async function savedCards(ctx: AppContext, ids: number[]): Promise<Map<number, SavedCard>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db.selectFrom('report_card').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        database_id: row.database_id,
+        dataset_query: parseJson(row.dataset_query, {}),
+        result_metadata: parseJson(row.result_metadata, null),
+        collection_id: row.collection_id,
+        archived: bool(row.archived),
+        parameters: parseJson(row.parameters, []),
+      },
+    ]),
+  );
+}
 
-/** Data permissions plug their rule in here (default: everyone may query, Metabase's fresh-install state). */
-export function setQueryAuthorizer(fn: QueryAuthorizer): void {
-  authorizer = fn;
+async function allowed(ctx: AppContext, caller: Caller, datasetQuery: Record<string, unknown>, known: Map<number, SavedCard>): Promise<boolean> {
+  const cards = sourceIds(datasetQuery).map((id) => known.get(id)).filter((c): c is SavedCard => c !== undefined);
+  let databaseId = queryInfo(datasetQuery).databaseId;
+  if (databaseId === null || databaseId === SAVED_QUESTIONS_DB_ID) databaseId = cards[0]?.database_id ?? null;
+  if (databaseId === null) return true;
+  try {
+    await checkQueryAllowed(ctx, caller, { databaseId, native: datasetQuery.type === 'native', cards });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 401)) return false;
+    throw error;
+  }
 }
 
 export async function canQuery(ctx: AppContext, caller: Caller, datasetQuery: Record<string, unknown>): Promise<boolean> {
   if (caller.isSuperuser) return true;
-  return authorizer(ctx, caller, datasetQuery);
+  return allowed(ctx, caller, datasetQuery, await savedCards(ctx, sourceIds(datasetQuery)));
 }
 
 /** 403 unless the caller may run `datasetQuery` ad hoc (needed to save it as a card). */
@@ -26,6 +62,10 @@ export async function checkCanQuery(ctx: AppContext, caller: Caller, datasetQuer
   if (!(await canQuery(ctx, caller, datasetQuery))) throw forbidden();
 }
 
-export async function canRunAdhocQuery(ctx: AppContext, caller: Caller, row: CardRow): Promise<boolean> {
-  return canQuery(ctx, caller, parseJson<Record<string, unknown>>(row.dataset_query, {}));
+/** `can_run_adhoc_query` of many cards, with their source cards loaded in one query. */
+export async function canRunAdhocQueries(ctx: AppContext, caller: Caller, rows: CardRow[]): Promise<boolean[]> {
+  if (caller.isSuperuser) return rows.map(() => true);
+  const queries = rows.map((row) => parseJson<Record<string, unknown>>(row.dataset_query, {}));
+  const known = await savedCards(ctx, queries.flatMap(sourceIds));
+  return Promise.all(queries.map((q) => allowed(ctx, caller, q, known)));
 }

@@ -8,7 +8,7 @@ import type { CollectionAccess } from '../permissions/collections.js';
 import { hydrateCollections } from '../collections/json.js';
 import { lastEditInfo } from '../revisions/revisions.js';
 import { userInfos } from './creators.js';
-import { canRunAdhocQuery } from './data-access.js';
+import { canRunAdhocQueries } from './data-access.js';
 import type { CardRow } from './store.js';
 import { averageRunningTimes, flushExecutions } from '../query/index.js';
 
@@ -128,7 +128,7 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
     options.parameterUsage && rows.length === 1 ? parameterUsage(ctx, rows[0].id) : Promise.resolve(0),
   ]);
   const [adhoc, averages, lastStarts] = await Promise.all([
-    Promise.all(rows.map((r) => canRunAdhocQuery(ctx, access.caller, r))),
+    canRunAdhocQueries(ctx, access.caller, rows),
     averageRunningTimes(ctx, ids),
     lastQueryStarts(ctx, ids),
   ]);
