@@ -116,7 +116,7 @@ forEachAppDb('dataset exports', (server: () => TestServer) => {
     const r = await download('api', w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')] }));
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-disposition')!, /\.json"$/);
-    const body = await r.json();
+    const body: any = await r.json();
     assert.equal(body.status, 'completed');
     assert.equal(body.row_count, 18760);
     assert.equal(body.context, 'api-download');

@@ -379,8 +379,8 @@ export abstract class SqlDialect implements SqlRenderer {
 
   /** 0..6: how many days `x` is after the most recent `startOfWeek` day. */
   daysSinceWeekStart(x: Sql, startOfWeek: StartOfWeek): Sql {
-    const shift = 7 - ISO_DAY[startOfWeek];
-    return sql`((${this.isoDayOfWeek(x)} + ${number(shift)}) % 7)`;
+    const shift = (7 - ISO_DAY[startOfWeek]) % 7;
+    return shift ? sql`((${this.isoDayOfWeek(x)} + ${number(shift)}) % 7)` : sql`(${this.isoDayOfWeek(x)} % 7)`;
   }
 
   extract(x: Sql, field: ExtractField): Sql {

@@ -529,7 +529,7 @@ export class ExpressionCompiler {
       const unit = opts['temporal-unit'];
       const resolved = this.stage.resolveField(x);
       if (isTemporal(resolved.baseType)) {
-        const temporal = this.stage.temporalOperand(resolved.sql, resolved.baseType);
+        const temporal = this.stage.temporalOperand(resolved.sql, resolved.baseType, true);
         if (unit && unit !== 'default') {
           const bucketed = this.stage.fieldValue(x);
           const truncation = ['millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'].includes(unit);
@@ -541,7 +541,7 @@ export class ExpressionCompiler {
       return { typed: v, temporal: null, unit: null, extraction: false, baseType: v.type };
     }
     const typed = this.value(x);
-    const temporal = isTemporal(typed.type) ? this.stage.temporalOperand(typed.sql, typed.type) : null;
+    const temporal = isTemporal(typed.type) ? this.stage.temporalOperand(typed.sql, typed.type, true) : null;
     let unit: Unit | null = null;
     if (isClause(x, 'expression') && x[2]?.['temporal-unit'] && x[2]['temporal-unit'] !== 'default') unit = asUnit(x[2]['temporal-unit']);
     return { typed, temporal, unit, extraction: false, baseType: typed.type };
@@ -614,7 +614,7 @@ export class ExpressionCompiler {
   private rhs(operand: Operand, value: unknown): Sql {
     if (isClause(value)) {
       const v = this.value(value);
-      return operand.temporal && isTemporal(v.type) ? this.stage.temporalOperand(v.sql, v.type) : v.sql;
+      return operand.temporal && isTemporal(v.type) ? this.stage.temporalOperand(v.sql, v.type, true) : v.sql;
     }
     return this.coerceLiteral(value, operand.typed.type).sql;
   }

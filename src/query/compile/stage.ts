@@ -255,12 +255,15 @@ export class StageCompiler {
     return byId.find((c) => (c.unit ?? 'default') === (unit ?? 'default') && !c.join_alias) ?? byId.find((c) => !c.join_alias) ?? byId[0];
   }
 
-  /** A temporal value ready for temporal operations: zoned columns seen in the report zone, SQLite text normalized. */
-  temporalOperand(expr: Sql, baseType: string): Sql {
+  /**
+   * A temporal value ready for temporal operations: zoned columns seen in the report time zone. For comparisons
+   * (`compare`), also brought to the engine's comparable form (SQLite's canonical text).
+   */
+  temporalOperand(expr: Sql, baseType: string, compare = false): Sql {
     const kind = temporalKind(baseType) ?? 'datetime';
     let e = expr;
     if (isZoned(baseType) && this.dialect.supports('set-timezone')) e = this.dialect.atTimeZone(e, this.options.reportTimezone ?? 'UTC');
-    return this.dialect.temporal(e, kind);
+    return compare ? this.dialect.temporal(e, kind) : e;
   }
 
   /** A field ref's value: the column, bucketed by its temporal unit or binning. */
