@@ -24,6 +24,7 @@ import { MAX_UPLOAD_BYTES } from '../uploads/uploads.js';
 import { databaseRoutes } from './database.js';
 import { fieldRoutes } from './field.js';
 import { tableRoutes } from './table.js';
+import { dashboardRoutes } from './dashboard.js';
 import { datasetRoutes } from './dataset.js';
 import { startDatabaseServices } from '../databases/startup.js';
 
@@ -49,6 +50,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   databaseRoutes(r);
   fieldRoutes(r);
   tableRoutes(r);
+  dashboardRoutes(r);
   datasetRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
