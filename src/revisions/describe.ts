@@ -97,7 +97,13 @@ export function buildSentence(parts: string[]): string {
   return `${parts[0]}, ${buildSentence(parts.slice(1))}`;
 }
 
-export function changeFragments(model: string, before: Obj, after: Obj, names: NameLookup): string[] {
+/**
+ * A model's own wording for some keys (dashboards: "added a card", "rearranged the tabs"…): return the fragment,
+ * null to say nothing about the key, or undefined to use the common wording.
+ */
+export type KeyDescriber = (key: string, before: unknown, after: unknown, identifier: string) => string | null | undefined;
+
+export function changeFragments(model: string, before: Obj, after: Obj, names: NameLookup, describeKey?: KeyDescriber): string[] {
   const diff = diffMap(before, after);
   let keys = Object.keys(diff.after ?? diff.before ?? {});
   for (const k of Object.keys(diff.before ?? {})) if (!keys.includes(k)) keys.push(k);
@@ -105,7 +111,8 @@ export function changeFragments(model: string, before: Obj, after: Obj, names: N
   const parts: string[] = [];
   for (const key of keys) {
     const identifier = parts.length === 0 ? `this ${model}` : 'it';
-    const text = fragment(key, before[key], after[key], identifier, names);
+    const own = describeKey?.(key, before[key], after[key], identifier);
+    const text = own === undefined ? fragment(key, before[key], after[key], identifier, names) : own;
     if (text) parts.push(text);
   }
   return parts;
@@ -113,7 +120,7 @@ export function changeFragments(model: string, before: Obj, after: Obj, names: N
 
 export function describeChange(
   model: string,
-  input: { isCreation: boolean; isReversion: boolean; before: Obj | null; after: Obj; names: NameLookup },
+  input: { isCreation: boolean; isReversion: boolean; before: Obj | null; after: Obj; names: NameLookup; describeKey?: KeyDescriber },
 ): { description: string; hasMultipleChanges: boolean } {
   let parts: string[];
   if (input.isCreation) parts = ['created this'];

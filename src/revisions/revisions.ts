@@ -8,7 +8,7 @@ import { notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, parseJson, type Db } from '../appdb/portable.js';
 import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { commonName } from '../users/user-json.js';
-import { describeChange, diffMap, type NameLookup } from './describe.js';
+import { describeChange, diffMap, type KeyDescriber, type NameLookup } from './describe.js';
 
 export const MAX_REVISIONS = 15;
 
@@ -21,6 +21,8 @@ export interface Revisionable {
   checkWrite(ctx: AppContext, caller: Caller, id: number): Promise<void>;
   /** Puts the object back into a saved state (the object as `serialize` made it), inside `db`'s transaction. */
   revert(ctx: AppContext, db: Db, caller: Caller, id: number, object: Record<string, unknown>): Promise<void>;
+  /** The model's own wording for some changed keys (see describe.ts). */
+  describeKey?: KeyDescriber;
 }
 
 const revisionables = new Map<string, Revisionable>();
@@ -123,7 +125,7 @@ async function nameLookup(db: Db, objects: Array<Record<string, unknown>>): Prom
   return { collection: (id) => c.get(id) ?? null, dashboard: (id) => d.get(id) ?? null };
 }
 
-async function detailed(db: Db, model: string, rows: RevisionRow[]) {
+async function detailed(db: Db, model: string, rows: RevisionRow[], describeKey?: KeyDescriber) {
   // rows newest first; each is described against the one before it
   const objects = rows.map((r) => parseJson<Record<string, unknown>>(r.object, {}));
   const names = await nameLookup(db, objects);
@@ -142,6 +144,7 @@ async function detailed(db: Db, model: string, rows: RevisionRow[]) {
       before: previous,
       after: object,
       names,
+      describeKey,
     });
     const user = userById.get(row.user_id);
     return {
@@ -172,7 +175,7 @@ export async function listRevisions(ctx: AppContext, caller: Caller, entity: str
     .where('model_id', '=', id)
     .orderBy('id', 'desc')
     .execute()) as RevisionRow[];
-  return detailed(ctx.db, r.model, rows);
+  return detailed(ctx.db, r.model, rows, r.describeKey);
 }
 
 /** Goes back to a revision and records that as a new (reversion) revision, which is returned. */
@@ -201,7 +204,7 @@ export async function revertRevision(ctx: AppContext, caller: Caller, entity: st
     .orderBy('id', 'desc')
     .limit(2)
     .execute()) as RevisionRow[];
-  return (await detailed(ctx.db, r.model, rows))[0];
+  return (await detailed(ctx.db, r.model, rows, r.describeKey))[0];
 }
 
 export interface LastEditInfo {
