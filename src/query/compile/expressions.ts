@@ -701,7 +701,8 @@ export class ExpressionCompiler {
     }
     if (values.length === 0) throw invalidQuery(`${name} needs a value.`);
     const caseSensitive = options['case-sensitive'] !== false;
-    const s = this.value(field).sql;
+    const v = this.value(field);
+    const s = isText(v.type) || v.type === 'type/*' ? v.sql : this.d.castToText(v.sql);
     const tests = values.map((v) => {
       const needle = typeof v === 'string' ? sql`${param(v, 'text')}` : this.value(v).sql;
       switch (name) {

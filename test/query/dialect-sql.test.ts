@@ -1,0 +1,256 @@
+// Each clause's SQL, per dialect, as /api/dataset/native shows it: the engine-specific idioms (truncation,
+// extraction, week start, binning, percentiles, string tests, intervals, LIMIT/OFFSET, quoting, null ordering) are
+// the ones each engine needs.
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { registerWarehouses, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
+
+type Expect = Partial<Record<Engine | 'all', RegExp[]>>;
+
+interface SqlCase {
+  name: string;
+  query: (w: Warehouse) => Record<string, unknown>;
+  expect: Expect;
+  /** Engines where compiling must fail with unsupported-feature. */
+  unsupported?: Engine[];
+}
+
+const o = (w: Warehouse, query: Record<string, unknown>) => w.mbql({ 'source-table': w.t('ORDERS'), ...query });
+const byUnit = (unit: string) => (w: Warehouse) => o(w, { aggregation: [['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': unit })] });
+const withExpression = (expr: (w: Warehouse) => unknown) => (w: Warehouse) => o(w, { expressions: { e: expr(w) }, fields: [['expression', 'e']], limit: 1 });
+const filtered = (filter: (w: Warehouse) => unknown) => (w: Warehouse) => o(w, { aggregation: [['count']], filter: filter(w) });
+
+const CASES: SqlCase[] = [
+  {
+    name: 'quoting and table qualification',
+    query: (w) => o(w, { fields: [w.f('ORDERS', 'ID')], limit: 1 }),
+    expect: {
+      sqlite: [/^SELECT "ORDERS"\."ID" AS "ID" FROM "ORDERS" LIMIT 1$/],
+      postgres: [/^SELECT "public"\."ORDERS"\."ID" AS "ID" FROM "public"\."ORDERS" LIMIT 1$/],
+      mysql: [/^SELECT `ORDERS`\.`ID` AS `ID` FROM `ORDERS` LIMIT 1$/],
+      duckdb: [/^SELECT "main"\."ORDERS"\."ID" AS "ID" FROM "main"\."ORDERS" LIMIT 1$/],
+    },
+  },
+  {
+    name: 'page → LIMIT/OFFSET',
+    query: (w) => o(w, { fields: [w.f('ORDERS', 'ID')], page: { page: 3, items: 25 } }),
+    expect: { all: [/LIMIT 25 OFFSET 50$/] },
+  },
+  {
+    name: 'default row limit is in the SQL of unaggregated queries only',
+    query: (w) => o(w, { fields: [w.f('ORDERS', 'ID')] }),
+    expect: { all: [/LIMIT 1048575$/] },
+  },
+  {
+    name: 'null ordering',
+    query: (w) => o(w, { fields: [w.f('ORDERS', 'ID')], 'order-by': [['asc', w.f('ORDERS', 'DISCOUNT')], ['desc', w.f('ORDERS', 'ID')]], limit: 1 }),
+    expect: { postgres: [/ASC NULLS FIRST, .* DESC NULLS LAST/], duckdb: [/ASC NULLS FIRST, .* DESC NULLS LAST/], mysql: [/"?DISCOUNT`? ASC, .* DESC LIMIT/], sqlite: [/"DISCOUNT" ASC, "ORDERS"\."ID" DESC LIMIT/] },
+  },
+  {
+    name: 'truncation to month',
+    query: byUnit('month'),
+    expect: {
+      postgres: [/DATE_TRUNC\('month', CAST\("public"\."ORDERS"\."CREATED_AT" AS TIMESTAMP\)\)/],
+      duckdb: [/DATE_TRUNC\('month', "main"\."ORDERS"\."CREATED_AT"\)/],
+      mysql: [/TIMESTAMP\(DATE_FORMAT\(`ORDERS`\.`CREATED_AT`, '%Y-%m-01'\)\)/],
+      sqlite: [/STRFTIME\('%Y-%m-01 00:00:00\.000', "ORDERS"\."CREATED_AT"\)/],
+      all: [/GROUP BY/, /ORDER BY/],
+    },
+  },
+  {
+    name: 'truncation to quarter',
+    query: byUnit('quarter'),
+    expect: { postgres: [/DATE_TRUNC\('quarter'/], duckdb: [/DATE_TRUNC\('quarter'/], mysql: [/MAKEDATE\(YEAR\(`ORDERS`\.`CREATED_AT`\), 1\) \+ INTERVAL \(QUARTER\(`ORDERS`\.`CREATED_AT`\) - 1\) QUARTER/], sqlite: [/PRINTF\('%02d'/] },
+  },
+  {
+    name: 'truncation to week starts on start-of-week (Sunday)',
+    query: byUnit('week'),
+    expect: { postgres: [/EXTRACT\(ISODOW FROM DATE_TRUNC\('day'/, /INTERVAL '1 day'/], duckdb: [/ISODOW/, /to_days/], mysql: [/WEEKDAY\(/, /TIMESTAMPADD\(DAY/], sqlite: [/STRFTIME\('%w'/, / days'\)/] },
+  },
+  {
+    name: 'day-of-week extraction',
+    query: byUnit('day-of-week'),
+    expect: { postgres: [/EXTRACT\(ISODOW FROM/], duckdb: [/EXTRACT\(ISODOW FROM/], mysql: [/WEEKDAY\(`ORDERS`\.`CREATED_AT`\) \+ 1/], sqlite: [/STRFTIME\('%w', "ORDERS"\."CREATED_AT"\)/] },
+  },
+  {
+    name: 'hour-of-day, month-of-year, day-of-year extraction',
+    query: (w) => o(w, { aggregation: [['count']], breakout: ['hour-of-day', 'month-of-year', 'day-of-year'].map((u) => w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': u })) }),
+    expect: { postgres: [/EXTRACT\(HOUR FROM/, /EXTRACT\(MONTH FROM/, /EXTRACT\(DOY FROM/], mysql: [/HOUR\(/, /MONTH\(/, /DAYOFYEAR\(/], sqlite: [/STRFTIME\('%H'/, /STRFTIME\('%m'/, /STRFTIME\('%j'/], duckdb: [/EXTRACT\(HOUR FROM/, /DAYOFYEAR\(/] },
+  },
+  {
+    name: 'week-of-year counts weeks from the one holding January 1st',
+    query: byUnit('week-of-year'),
+    expect: { postgres: [/DATE_TRUNC\('year'/, /CAST\(FLOOR/], mysql: [/DATEDIFF\(/, /FLOOR\(/], sqlite: [/JULIANDAY\(/], duckdb: [/DATE_DIFF\('day'/] },
+  },
+  {
+    name: 'binning',
+    query: (w) => o(w, { aggregation: [['count']], breakout: [w.f('ORDERS', 'TOTAL', { binning: { strategy: 'bin-width', 'bin-width': 10 } })] }),
+    expect: {
+      postgres: [/FLOOR\(\(CAST\("public"\."ORDERS"\."TOTAL" AS DOUBLE PRECISION\) - 0\) \/ 10\) \* 10 \+ 0/, /GROUP BY \(FLOOR/],
+      duckdb: [/FLOOR\(\(CAST\("main"\."ORDERS"\."TOTAL" AS DOUBLE\) - 0\) \/ 10\)/],
+      // Engines with `?` placeholders group by position, so the same bound values aren't needed twice.
+      mysql: [/CAST\(`ORDERS`\.`TOTAL` AS DOUBLE\)/, /GROUP BY 1 ORDER BY 1 ASC/],
+      sqlite: [/CAST\("ORDERS"\."TOTAL" AS REAL\)/, /GROUP BY 1 ORDER BY 1 ASC/],
+    },
+  },
+  {
+    name: 'median and percentile',
+    query: (w) => o(w, { aggregation: [['median', w.f('ORDERS', 'TOTAL')], ['percentile', w.f('ORDERS', 'TOTAL'), 0.9]] }),
+    expect: { postgres: [/PERCENTILE_CONT\(0\.5\) WITHIN GROUP \(ORDER BY/, /PERCENTILE_CONT\(0\.9\)/], duckdb: [/QUANTILE_CONT\(CAST\("main"\."ORDERS"\."TOTAL" AS DOUBLE\), 0\.5\)/] },
+    unsupported: ['sqlite', 'mysql'],
+  },
+  {
+    name: 'standard deviation and variance',
+    query: (w) => o(w, { aggregation: [['stddev', w.f('ORDERS', 'TOTAL')], ['var', w.f('ORDERS', 'TOTAL')]] }),
+    expect: { postgres: [/STDDEV_POP\(/, /VAR_POP\(/], mysql: [/STDDEV_POP\(/, /VAR_POP\(/], duckdb: [/STDDEV_POP\(/], sqlite: [/SQRT\(MAX\(AVG\(/] },
+  },
+  {
+    name: 'average is over floats (no integer averages on MySQL)',
+    query: (w) => o(w, { aggregation: [['avg', w.f('ORDERS', 'QUANTITY')]] }),
+    expect: { mysql: [/AVG\(CAST\(`ORDERS`\.`QUANTITY` AS DOUBLE\)\)/], postgres: [/AVG\(CAST\(.* AS DOUBLE PRECISION\)\)/], sqlite: [/AVG\(CAST\(.* AS REAL\)\)/] },
+  },
+  {
+    name: 'division is floating and safe',
+    query: withExpression((w) => ['/', w.f('ORDERS', 'QUANTITY'), w.f('ORDERS', 'QUANTITY')]),
+    expect: { all: [/NULLIF\(/], postgres: [/DOUBLE PRECISION\) \/ NULLIF/], sqlite: [/AS REAL\) \/ NULLIF/] },
+  },
+  {
+    name: 'contains, case-sensitive and not',
+    query: filtered((w) => ['and', ['contains', w.f('ORDERS', 'ID'), 'x'], ['contains', w.f('ORDERS', 'ID'), 'y', { 'case-sensitive': false }]]),
+    expect: {
+      postgres: [/STRPOS\(CAST\("public"\."ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /STRPOS\(LOWER\(/],
+      duckdb: [/STRPOS\(/],
+      mysql: [/LOCATE\(CAST\('x' AS BINARY\), CAST\(CAST\(`ORDERS`\.`ID` AS CHAR\) AS BINARY\)\) > 0/, /LOCATE\(LOWER\('y'\), LOWER\(/],
+      sqlite: [/INSTR\(CAST\("ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /INSTR\(LOWER\(/],
+    },
+  },
+  {
+    name: 'starts-with and ends-with',
+    query: filtered((w) => ['and', ['starts-with', w.f('ORDERS', 'ID'), 'a'], ['ends-with', w.f('ORDERS', 'ID'), 'b']]),
+    expect: { postgres: [/SUBSTRING\(.* FROM 1 FOR CHAR_LENGTH\('a'\)\) = 'a'/, /RIGHT\(/], mysql: [/LEFT\(CAST\(/, /RIGHT\(CAST\(/], sqlite: [/SUBSTR\(CAST\("ORDERS"\."ID" AS TEXT\), 1, LENGTH\('a'\)\) = 'a'/, /LENGTH\(CAST\("ORDERS"\."ID" AS TEXT\)\) >= LENGTH\('b'\)/] },
+  },
+  {
+    name: 'temporal filters are bounds computed once, as typed literals',
+    query: filtered((w) => ['between', w.f('ORDERS', 'CREATED_AT'), '2024-01-01', '2024-01-31']),
+    expect: {
+      postgres: [/>= CAST\('2024-01-01T00:00:00\.000' AS timestamp\) AND .* < CAST\('2024-02-01T00:00:00\.000' AS timestamp\)/],
+      duckdb: [/>= CAST\('2024-01-01T00:00:00\.000' AS TIMESTAMP\)/],
+      mysql: [/>= CAST\('2024-01-01 00:00:00\.000' AS DATETIME\(6\)\)/],
+      sqlite: [/STRFTIME\('%Y-%m-%d %H:%M:%f', "ORDERS"\."CREATED_AT"\) >= '2024-01-01 00:00:00\.000'/],
+    },
+  },
+  {
+    name: 'a DATE column is compared with dates',
+    query: (w) => w.mbql({ 'source-table': w.t('PEOPLE'), aggregation: [['count']], filter: ['=', w.f('PEOPLE', 'BIRTH_DATE'), '1990-05-05'] }),
+    expect: { postgres: [/>= CAST\('1990-05-05' AS date\) AND .* < CAST\('1990-05-06' AS date\)/], sqlite: [/DATE\("PEOPLE"\."BIRTH_DATE"\) >= '1990-05-05'/], mysql: [/CAST\('1990-05-05' AS DATE\)/] },
+  },
+  {
+    name: 'datetime-add',
+    query: withExpression((w) => ['datetime-add', w.f('ORDERS', 'CREATED_AT'), 2, 'month']),
+    expect: { postgres: [/\+ \(2\) \* INTERVAL '1 month'/], mysql: [/TIMESTAMPADD\(MONTH, 2, `ORDERS`\.`CREATED_AT`\)/], duckdb: [/to_months\(CAST\(2 AS INTEGER\)\)/], sqlite: [/' months'\), 'floor'\)/] },
+  },
+  {
+    name: 'datetime-diff in days',
+    query: withExpression((w) => ['datetime-diff', w.f('ORDERS', 'CREATED_AT'), w.f('ORDERS', 'CREATED_AT'), 'day']),
+    expect: { mysql: [/DATEDIFF\(/], duckdb: [/DATE_DIFF\('day'/], sqlite: [/JULIANDAY\(/], postgres: [/AS DATE\) - CAST\(/] },
+  },
+  {
+    name: 'datetime-diff in hours counts elapsed time',
+    query: withExpression((w) => ['datetime-diff', w.f('ORDERS', 'CREATED_AT'), w.f('ORDERS', 'CREATED_AT'), 'hour']),
+    expect: { postgres: [/EXTRACT\(EPOCH FROM/], mysql: [/TIMESTAMPDIFF\(MICROSECOND/], sqlite: [/UNIXEPOCH\(.*'subsec'\)/], duckdb: [/EPOCH_US\(/] },
+  },
+  {
+    name: 'regex-match-first',
+    query: withExpression((w) => ['regex-match-first', ['text', w.f('ORDERS', 'ID')], '[0-9]+']),
+    expect: { postgres: [/SUBSTRING\(.* FROM CONCAT\('\(', '\[0-9\]\+', '\)'\)\)/], mysql: [/REGEXP_SUBSTR\(/], duckdb: [/REGEXP_EXTRACT\(/] },
+    unsupported: ['sqlite'],
+  },
+  {
+    name: 'concat skips nulls on every engine',
+    query: withExpression((w) => ['concat', w.f('ORDERS', 'ID'), '-', w.f('ORDERS', 'DISCOUNT')]),
+    expect: { mysql: [/CONCAT_WS\('', CAST\(/], postgres: [/CONCAT\(CAST\(/], sqlite: [/CONCAT\(/] },
+  },
+  {
+    name: 'round half away from zero',
+    query: withExpression((w) => ['round', w.f('ORDERS', 'TOTAL')]),
+    expect: { postgres: [/ROUND\(CAST\(.* AS NUMERIC\)\)/], mysql: [/ROUND\(CAST\(.* AS DECIMAL\(65, 15\)\)\)/], sqlite: [/ROUND\(/] },
+  },
+  {
+    name: 'cumulative sum is a window over the grouped query',
+    query: (w) => o(w, { aggregation: [['cum-sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }),
+    expect: { all: [/SUM\(.source.\..sum.\) OVER \(ORDER BY .source.\..CREATED_AT. ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW\)/, /FROM \(SELECT .* GROUP BY .*\) AS .source./] },
+  },
+  {
+    name: 'implicit join alias',
+    query: (w) => o(w, { aggregation: [['count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }),
+    expect: { all: [/LEFT JOIN .*PRODUCTS.* AS .PRODUCTS__via__PRODUCT_ID. ON \(.*PRODUCT_ID. = .PRODUCTS__via__PRODUCT_ID.\..ID.\)/] },
+  },
+  {
+    name: 'full join',
+    query: (w) => o(w, { joins: [{ 'source-table': w.t('PEOPLE'), alias: 'U', strategy: 'full-join', fields: 'none', condition: ['=', w.f('ORDERS', 'USER_ID'), w.f('PEOPLE', 'ID', { 'join-alias': 'U' })] }], aggregation: [['count']] }),
+    expect: { postgres: [/FULL OUTER JOIN "public"\."PEOPLE" AS "U"/], sqlite: [/FULL OUTER JOIN "PEOPLE" AS "U"/], duckdb: [/FULL OUTER JOIN/] },
+    unsupported: ['mysql'],
+  },
+  {
+    name: 'nested query',
+    query: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'USER_ID')] }, aggregation: [['avg', ['field', 'count', { 'base-type': 'type/Integer' }]]] }),
+    expect: { all: [/^SELECT AVG\(CAST\(.source.\..count. AS [A-Z ]+\)\) AS .avg. FROM \(SELECT .* GROUP BY .*\) AS .source.$/] },
+  },
+  {
+    name: 'literal values are bound, and shown escaped',
+    query: (w) => w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['=', w.f('PRODUCTS', 'VENDOR'), "it's"] }),
+    expect: { mysql: [/= 'it''s'/], postgres: [/= 'it''s'/], sqlite: [/= 'it''s'/], duckdb: [/= 'it''s'/] },
+  },
+  {
+    name: 'time-interval relative to now',
+    query: filtered((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -1, 'year']),
+    expect: { all: [/>= .*\d{4}-01-01.* AND .* < .*\d{4}-01-01/] },
+  },
+];
+
+describe('SQL per dialect (/api/dataset/native)', () => {
+  let server: TestServer;
+  let admin: Client;
+  let wh: Record<Engine, Warehouse>;
+
+  before(async () => {
+    server = await startServer('sqlite');
+    admin = await setupAdmin(server);
+    wh = await registerWarehouses(server, admin);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  for (const c of CASES) {
+    test(c.name, async () => {
+      for (const e of ENGINES) {
+        const r = await admin.post('/api/dataset/native', { ...c.query(wh[e]), pretty: false });
+        if (c.unsupported?.includes(e)) {
+          assert.equal(r.status, 400, `${e} should refuse`);
+          assert.equal(r.body.error_type, 'unsupported-feature');
+          continue;
+        }
+        assert.equal(r.status, 200, `${e}: ${r.text}`);
+        const sql = r.body.query as string;
+        for (const re of [...(c.expect.all ?? []), ...(c.expect[e] ?? [])]) assert.match(sql, re, `${e}: ${sql}`);
+        // The SQL shown runs as is on its engine.
+        const run = await admin.post('/api/dataset', wh[e].native(sql));
+        assert.equal(run.body.status, 'completed', `${e}: ${run.body.error}\n${sql}`);
+      }
+    });
+  }
+
+  test('native queries are shown with their values substituted', async () => {
+    for (const e of ENGINES) {
+      const w = wh[e];
+      const quote = (s: string) => (e === 'mysql' ? s.replace(/"/g, '`') : s);
+      const r = await admin.post('/api/dataset/native', w.native(quote('SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}} [[AND "PRICE" > {{min}}]]'), { cat: { name: 'cat', type: 'text' }, min: { name: 'min', type: 'number' } }, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: "Gizmo's" }] }));
+      assert.equal(r.status, 200);
+      assert.match(r.body.query, /= 'Gizmo''s'\s*$/);
+    }
+  });
+});
