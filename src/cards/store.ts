@@ -3,7 +3,7 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
-import { bool, parseJson, type Db } from '../appdb/portable.js';
+import { parseJson, type Db } from '../appdb/portable.js';
 import type { ReportCardTable } from './tables.js';
 
 export type CardRow = Selectable<ReportCardTable>;
@@ -36,8 +36,6 @@ export function parametersOf(row: CardRow): Array<Record<string, unknown>> {
 export function resultMetadataOf(row: CardRow): Array<Record<string, unknown>> | null {
   return parseJson<Array<Record<string, unknown>> | null>(row.result_metadata, null);
 }
-
-export const isArchivedCard = (row: CardRow) => bool(row.archived);
 
 /** The item model of a card in collection listings: saved questions are "card", models "dataset", metrics "metric". */
 export function itemModelOf(type: string): 'card' | 'dataset' | 'metric' {

@@ -11,7 +11,7 @@ import { collectionAccess, trashCollectionId, type CollectionAccess } from '../p
 import { copyCollectionPermissions, revokeCollectionPermissions } from '../permissions/collection-graph.js';
 import { archiveContents } from './collectables.js';
 import { childrenLocation, locationIds, parentIdOf } from './locations.js';
-import { collectionsByIds, descendantsOf, findCollection, isPersonalLocation, requireCollection, type CollectionRow } from './store.js';
+import { descendantsOf, findCollection, isPersonalLocation, requireCollection, type CollectionRow } from './store.js';
 import { collectionDetail, collectionRowJson, rootCollectionJson, rootListEntry, canWriteCollection } from './json.js';
 
 export const TRASH_MESSAGE = 'You cannot modify the Trash Collection.';
@@ -48,10 +48,6 @@ export interface ListOptions {
   excludeOtherUserCollections: boolean;
   namespace: string | null;
   personalOnly: boolean;
-}
-
-function namespaceMatches(row: CollectionRow, namespace: string | null): boolean {
-  return (row.namespace ?? null) === namespace;
 }
 
 /** Visible collections sorted as Metabase sorts them: official first, normal before special types, then by name. */
@@ -311,8 +307,3 @@ async function restoreCollection(
   }
 }
 
-/** Collections by id, filtered to those the caller may read (for hydration of other things). */
-export async function readableCollectionsByIds(ctx: AppContext, access: CollectionAccess, ids: number[]) {
-  const rows = await collectionsByIds(ctx.db, ids);
-  return new Map([...rows].filter(([id, row]) => access.canRead(id, row.namespace)));
-}

@@ -12,7 +12,7 @@ import { bool } from '../appdb/portable.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { recordView } from '../activity/views.js';
 import { readableCollection, inOtherUsersPersonalTree } from './collections.js';
-import { childrenLocation, locationIds, parentIdOf } from './locations.js';
+import { locationIds, parentIdOf } from './locations.js';
 import { canRestoreCollection, canWriteCollection, effectiveLocation } from './json.js';
 import type { CollectionRow } from './store.js';
 
@@ -329,4 +329,3 @@ export async function rootItemsFor(ctx: AppContext, caller: Caller, options: Ite
   return listItems(query, requested, options);
 }
 
-export { childrenLocation };

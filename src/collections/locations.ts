@@ -18,7 +18,3 @@ export function parentIdOf(location: string | null | undefined): number | null {
 export function childrenLocation(collection: { id: number; location: string } | null): string {
   return collection ? `${collection.location}${collection.id}/` : '/';
 }
-
-export function isValidLocation(location: string): boolean {
-  return /^\/(\d+\/)*$/.test(location);
-}

@@ -3,7 +3,7 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { CollectionTable } from './tables.js';
-import { bool, type Db } from '../appdb/portable.js';
+import type { Db } from '../appdb/portable.js';
 import { notFound } from '../http/errors.js';
 import { locationIds } from './locations.js';
 
@@ -29,20 +29,6 @@ export async function collectionsByIds(db: Db, ids: Iterable<number>): Promise<M
 /** Every descendant of a collection (by location prefix). */
 export async function descendantsOf(db: Db, collection: { id: number; location: string }): Promise<CollectionRow[]> {
   return db.selectFrom('collection').selectAll().where('location', 'like', `${collection.location}${collection.id}/%`).execute();
-}
-
-export function isArchived(row: { archived: boolean | number }): boolean {
-  return bool(row.archived);
-}
-
-/**
- * Is the collection a personal collection or below one? `ancestors` must hold the collection's ancestors (only the
- * top one is looked at).
- */
-export function isPersonalOrBelow(row: CollectionRow, ancestors: Map<number, CollectionRow>): boolean {
-  if (row.personal_owner_id !== null) return true;
-  const top = locationIds(row.location)[0];
-  return top !== undefined && ancestors.get(top)?.personal_owner_id != null;
 }
 
 export async function isPersonalLocation(db: Db, location: string): Promise<boolean> {

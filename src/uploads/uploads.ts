@@ -5,7 +5,6 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, badRequest, forbidden } from '../http/errors.js';
-import { bool } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { findCollection } from '../collections/store.js';
 import { connectionFor } from '../databases/connections.js';
@@ -130,11 +129,4 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
     if (error instanceof ApiError) throw error;
     throw badRequest(`The CSV file could not be uploaded: ${(error as Error).message}`);
   }
-}
-
-export async function uploadsEnabledFor(ctx: AppContext): Promise<boolean> {
-  const target = await uploadsTarget(ctx);
-  if (target.db_id === null) return false;
-  const row = await ctx.db.selectFrom('metabase_database').select(['engine', 'is_sample', 'uploads_enabled']).where('id', '=', target.db_id).executeTakeFirst();
-  return !!row && supportsUploads(row.engine) && (bool(row.uploads_enabled) || bool(row.is_sample));
 }
