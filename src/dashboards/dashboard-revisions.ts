@@ -6,8 +6,6 @@ import type { AppContext } from '../context.js';
 import { bool, nowIso, parseJson, toJson, type Db } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { registerRevisionable } from '../revisions/revisions.js';
-import { registerChangeDescriber } from '../revisions/describers.js';
-import { buildSentence, changeFragments, type NameLookup } from '../revisions/describe.js';
 import { dashcardsOf, mappingsOf, parametersOf, requireDashboard, seriesOf, tabsOf, vizSettingsOf } from './store.js';
 import { applyLayout, type DashcardInput, type TabInput } from './layout.js';
 import { followDashboard } from './dashboard-questions.js';
@@ -96,6 +94,7 @@ registerRevisionable({
     (await collectionAccess(ctx, caller)).checkWrite(row.collection_id);
   },
   revert: (ctx, db, _caller, id, object) => revertDashboard(ctx, db, id, object),
+  describeKey: (key, before, after) => describeDashboardKey(key, before, after),
 });
 
 // ----- descriptions ----------------------------------------------------------------------------------------------
@@ -161,24 +160,23 @@ function tabsFragment(before: SavedTab[], after: SavedTab[]): string | null {
   return withoutPosition(before) === withoutPosition(after) ? 'rearranged the tabs' : 'modified the tabs';
 }
 
-function describeDashboardChange(before: Obj, after: Obj, names: NameLookup): string[] {
-  const parts: string[] = [];
-  const generic = buildSentence(changeFragments('Dashboard', before, after, names));
-  if (generic) parts.push(generic.endsWith('.') ? generic.slice(0, -1) : generic);
-  if (!same(before.cache_ttl, after.cache_ttl)) {
-    if (before.cache_ttl === null || before.cache_ttl === undefined) parts.push('added a cache ttl');
-    else if (after.cache_ttl === null || after.cache_ttl === undefined) parts.push('removed the cache ttl');
-    else parts.push(`changed the cache ttl from "${before.cache_ttl}" to "${after.cache_ttl}"`);
+/** Dashboards' own wording for the keys the common fragments don't know (undefined: use the common wording). */
+function describeDashboardKey(key: string, before: unknown, after: unknown): string | null | undefined {
+  switch (key) {
+    case 'cache_ttl':
+      if (before === null || before === undefined) return 'added a cache ttl';
+      if (after === null || after === undefined) return 'removed the cache ttl';
+      return `changed the cache ttl from "${before}" to "${after}"`;
+    case 'auto_apply_filters':
+      return `set auto apply filters to ${Boolean(after)}`;
+    case 'cards': {
+      const prev = (Array.isArray(before) ? before : []) as SavedCard[];
+      const next = (Array.isArray(after) ? after : []) as SavedCard[];
+      return cardsFragment(prev, next) ?? seriesFragments(prev, next)[0] ?? null;
+    }
+    case 'tabs':
+      return tabsFragment((Array.isArray(before) ? before : []) as SavedTab[], (Array.isArray(after) ? after : []) as SavedTab[]);
+    default:
+      return undefined;
   }
-  const prevCards = (Array.isArray(before.cards) ? before.cards : []) as SavedCard[];
-  const nextCards = (Array.isArray(after.cards) ? after.cards : []) as SavedCard[];
-  const cards = cardsFragment(prevCards, nextCards);
-  if (cards) parts.push(cards);
-  const tabs = tabsFragment((before.tabs ?? []) as SavedTab[], (after.tabs ?? []) as SavedTab[]);
-  if (tabs) parts.push(tabs);
-  if (Boolean(before.auto_apply_filters) !== Boolean(after.auto_apply_filters)) parts.push(`set auto apply filters to ${Boolean(after.auto_apply_filters)}`);
-  parts.push(...seriesFragments(prevCards, nextCards));
-  return parts;
 }
-
-registerChangeDescriber('Dashboard', describeDashboardChange);

@@ -1,8 +1,5 @@
 // Metabase's revision descriptions: one fragment per changed key, the first naming the object ("this Card"), later
-// ones "it", joined as "a.", "a and b.", "a, b and c.". Models with their own wording register a describer
-// (./describers.ts).
-
-import { describerFor } from './describers.js';
+// ones "it", joined as "a.", "a and b.", "a, b and c.".
 
 export interface NameLookup {
   collection(id: number): string | null;
@@ -126,7 +123,7 @@ export function describeChange(
   if (input.isCreation) parts = ['created this'];
   else if (input.isReversion) parts = ['reverted to an earlier version'];
   else if (!input.before) parts = ['modified this'];
-  else parts = (describerFor(model) ?? ((b, a, n) => changeFragments(model, b, a, n)))(input.before, input.after, input.names);
+  else parts = changeFragments(model, input.before, input.after, input.names, input.describeKey);
   return {
     description: parts.length ? buildSentence(parts) : 'created a revision with no change.',
     hasMultipleChanges: parts.length > 1,
