@@ -141,6 +141,22 @@ describe('engine-specific values', () => {
     assert.deepEqual((await collectRows(await open.sqlite.connection.execute('select 9007199254740993, ?, ?', [true, 'x'])))[0], ['9007199254740993', 1, 'x']);
   });
 
+  test('SQLite: a heavy statement neither blocks the event loop nor outlives its timeout', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 20);
+    const started = Date.now();
+    const heavy = 'with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000000000) select count(*) from n';
+    await assert.rejects(
+      (async () => collectRows(await open.sqlite.connection.execute(heavy, [], { timeoutMs: 500 })))(),
+      (error: unknown) => error instanceof QueryCancelledError && error.reason === 'timeout',
+    );
+    clearInterval(timer);
+    assert.ok(Date.now() - started < 3000, `stopped in ${Date.now() - started} ms`);
+    assert.ok(ticks >= 10, `the event loop kept running (${ticks} ticks)`);
+    const parallel = await Promise.all([1, 2, 3].map(async (n) => collectRows(await open.sqlite.connection.execute('select ?', [n]))));
+    assert.deepEqual(parallel, [[[1]], [[2]], [[3]]]);
+  });
+
   test('introspection reports schemas, keys and versions', async () => {
     assert.deepEqual(await open.postgres.connection.schemas(), ['public']);
     assert.deepEqual(await open.duckdb.connection.schemas(), ['main']);

@@ -1,9 +1,8 @@
-// A connected SQLite file. better-sqlite3 is synchronous, so one handle serves every statement; rows are pulled
-// in small batches with a yield to the event loop between them, so a long result never starves other requests,
-// and cancellation (signal, timeout) takes effect between batches.
+// A connected SQLite file. Statements run in worker processes (./workers.ts), so a heavy query never blocks the
+// event loop and a cancelled or timed-out one is stopped; the catalog queries of introspection use one handle on
+// the main thread (they are quick).
 
 import Database from 'better-sqlite3';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
@@ -12,8 +11,11 @@ import { base64, integerValue, localTimestamp } from '../shared/values.js';
 import { checkSqliteStatement } from './guard.js';
 import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
 import { introspectSqlite } from './introspect.js';
+import { workerPool, SqliteStatementError, type SqliteWorker, type WorkerReply } from './workers.js';
+import type { ResourcePool } from '../shared/pool.js';
 
-const BATCH = 500;
+/** SQLite reads in parallel, but there is no gain in more threads than a small machine has cores. */
+const MAX_WORKERS = 4;
 
 function convert(value: unknown, kind: SqliteValueKind): unknown {
   if (value === null || value === undefined) return null;
@@ -46,6 +48,8 @@ function inferBaseType(rows: unknown[][], index: number): string {
 
 export class SqliteConnection implements DriverConnection {
   private handle: Database.Database | null = null;
+  private file: string | null = null;
+  private pool: ResourcePool<SqliteWorker> | null = null;
 
   constructor(
     private readonly details: ConnectionDetails,
@@ -75,6 +79,7 @@ export class SqliteConnection implements DriverConnection {
       throw new ConnectionError(`"${file}" is not a readable SQLite database: ${(error as Error).message}`, 'db');
     }
     this.handle = handle;
+    this.file = file;
     return handle;
   }
 
@@ -82,67 +87,75 @@ export class SqliteConnection implements DriverConnection {
     this.db();
   }
 
+  private workers(): ResourcePool<SqliteWorker> {
+    if (!this.pool) {
+      const file = this.file ?? (this.db(), this.file!);
+      this.pool = workerPool(file, this.readOnly, Math.max(1, Math.min(this.options.maxConnections, MAX_WORKERS)));
+    }
+    return this.pool;
+  }
+
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
     checkSqliteStatement(sql);
-    const db = this.db();
-    const statement = db.prepare(sql);
-    const bound = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Date ? p.toISOString() : p));
-    const effective = { ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs };
-    if (!statement.reader) {
-      statement.run(...bound);
-      return batchedRowStream([], async () => null, async () => {});
-    }
-    statement.safeIntegers(true);
-    statement.raw(true);
-    const declared = statement.columns();
-    const iterator = statement.iterate(...bound) as IterableIterator<unknown[]>;
-    const cancellation = watchCancellation(effective, () => {});
-    let finished = false;
-    const readBatch = (): unknown[][] => {
-      const rows: unknown[][] = [];
-      while (rows.length < BATCH) {
-        const next = iterator.next();
-        if (next.done) {
-          finished = true;
-          break;
-        }
-        rows.push(next.value);
-      }
-      return rows;
-    };
+    const pool = this.workers();
+    const worker = await pool.acquire();
+    const bound = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Date ? p.toISOString() : p === undefined ? null : p));
+    let broken = false;
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
+      broken = true;
+      worker.stop(cancellation.error ?? undefined);
+    });
+    let open = false;
     const release = async () => {
       cancellation.dispose();
-      if (!finished) iterator.return?.();
+      if (open && !broken) {
+        try {
+          await worker.request({ type: 'close' });
+        } catch {
+          broken = true;
+        }
+      }
+      pool.release(worker, broken);
     };
-    let first: unknown[][];
+    let first: WorkerReply;
     try {
-      first = readBatch();
+      first = await worker.request({ type: 'run', sql, params: bound });
     } catch (error) {
+      if (!(error instanceof SqliteStatementError)) broken = true;
       await release();
-      throw error;
+      throw cancellation.translate(error);
     }
+    open = !first.done;
+    const declared = first.columns ?? [];
+    const firstRows = first.rows ?? [];
     const kinds = declared.map((c) => sqliteValueKind(c.type));
     const columns: ResultColumn[] = declared.map((c, i) => ({
       name: c.name,
       databaseType: c.type ?? '',
-      baseType: c.type ? sqliteBaseType(c.type) : inferBaseType(first, i),
+      baseType: c.type ? sqliteBaseType(c.type) : inferBaseType(firstRows, i),
     }));
     const convertRows = (rows: unknown[][]) => rows.map((row) => row.map((v, i) => convert(v, kinds[i])));
-    let pending: unknown[][] | null = convertRows(first);
+    let pending: unknown[][] | null = convertRows(firstRows);
     return batchedRowStream(
       columns,
       async () => {
         if (pending) {
           const out = pending;
           pending = null;
-          if (out.length > 0 || !finished) return out;
+          if (out.length) return out;
         }
+        if (!open) return null;
         if (cancellation.error) throw cancellation.error;
-        if (finished) return null;
-        await yieldToEventLoop();
-        if (cancellation.error) throw cancellation.error;
-        const rows = readBatch();
-        return rows.length === 0 && finished ? null : convertRows(rows);
+        try {
+          const reply = await worker.request({ type: 'next' });
+          open = !reply.done;
+          const rows = reply.rows ?? [];
+          return rows.length ? convertRows(rows) : open ? [] : null;
+        } catch (error) {
+          open = false;
+          if (!(error instanceof SqliteStatementError)) broken = true;
+          throw cancellation.translate(error);
+        }
       },
       release,
     );
@@ -166,6 +179,9 @@ export class SqliteConnection implements DriverConnection {
   }
 
   async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
     this.handle?.close();
     this.handle = null;
   }

@@ -1,0 +1,158 @@
+// SQLite statements run in small worker processes, each with its own handle on the file: a heavy query never
+// blocks the server's event loop, several queries run in parallel, and a statement past its timeout (or cancelled)
+// is stopped for real by killing its process. (better-sqlite3 exposes no interrupt and is built without a progress
+// callback, and a worker thread can't be stopped while SQLite computes, so threads would leave runaway queries
+// burning a core.) The worker's code is a string run with `node -e`, so it works the same from the sources and from
+// the bundle, loading better-sqlite3 by its resolved path; it talks over the IPC channel with structured cloning.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { ResourcePool } from '../shared/pool.js';
+
+export const BATCH = 500;
+
+const WORKER_SOURCE = `
+const workerData = JSON.parse(process.env.QUARRY_SQLITE_WORKER);
+const parentPort = { postMessage: (m) => process.send(m), on: (e, f) => process.on(e, f) };
+process.on('disconnect', () => process.exit(0));
+const Database = require(workerData.modulePath);
+let db;
+let iterator = null;
+try {
+  db = new Database(workerData.file, { readonly: workerData.readOnly, fileMustExist: true, timeout: 5000 });
+  if (workerData.readOnly) db.pragma('query_only = ON');
+  parentPort.postMessage({ type: 'ready' });
+} catch (e) {
+  parentPort.postMessage({ type: 'error', message: e.message, code: e.code });
+}
+function batch(columns) {
+  const rows = [];
+  let done = false;
+  while (rows.length < ${BATCH}) {
+    const next = iterator.next();
+    if (next.done) { done = true; break; }
+    rows.push(next.value);
+  }
+  if (done) iterator = null;
+  parentPort.postMessage({ type: 'rows', columns, rows, done });
+}
+parentPort.on('message', (msg) => {
+  try {
+    if (msg.type === 'run') {
+      if (iterator) { iterator.return(); iterator = null; }
+      const statement = db.prepare(msg.sql);
+      if (!statement.reader) {
+        statement.run(...msg.params);
+        parentPort.postMessage({ type: 'rows', columns: [], rows: [], done: true });
+        return;
+      }
+      statement.safeIntegers(true);
+      statement.raw(true);
+      const columns = statement.columns().map((c) => ({ name: c.name, type: c.type }));
+      iterator = statement.iterate(...msg.params);
+      batch(columns);
+    } else if (msg.type === 'next') {
+      if (!iterator) parentPort.postMessage({ type: 'rows', columns: null, rows: [], done: true });
+      else batch(null);
+    } else if (msg.type === 'close') {
+      if (iterator) { iterator.return(); iterator = null; }
+      parentPort.postMessage({ type: 'closed' });
+    }
+  } catch (e) {
+    iterator = null;
+    parentPort.postMessage({ type: 'error', message: e.message, code: e.code });
+  }
+});
+`;
+
+export interface WorkerReply {
+  type: 'ready' | 'rows' | 'closed' | 'error';
+  columns?: Array<{ name: string; type: string | null }> | null;
+  rows?: unknown[][];
+  done?: boolean;
+  message?: string;
+  code?: string;
+}
+
+export class SqliteStatementError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = 'SqliteError';
+  }
+}
+
+/** One worker process with one SQLite handle, answering one request at a time. */
+export class SqliteWorker {
+  private readonly child: ChildProcess;
+  private pending: { resolve: (r: WorkerReply) => void; reject: (e: unknown) => void } | null = null;
+  private exitError: Error | null = null;
+  readonly ready: Promise<void>;
+
+  constructor(file: string, readOnly: boolean) {
+    const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.child = spawn(process.execPath, ['-e', WORKER_SOURCE], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+      env: { PATH: process.env.PATH ?? '', QUARRY_SQLITE_WORKER: JSON.stringify({ file, readOnly, modulePath }) },
+    });
+    this.child.unref();
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.pending = { resolve: (r) => (r.type === 'ready' ? resolve() : reject(new SqliteStatementError(r.message ?? 'SQLite worker failed', r.code))), reject };
+    });
+    this.ready.catch(() => {});
+    this.child.on('message', (reply: WorkerReply) => {
+      const waiter = this.pending;
+      this.pending = null;
+      this.idle();
+      waiter?.resolve(reply);
+    });
+    this.child.on('error', (error) => this.fail(error));
+    this.child.on('exit', () => this.fail(new Error('The SQLite worker stopped.')));
+  }
+
+  private fail(error: Error): void {
+    if (!this.exitError) this.exitError = error;
+    const waiter = this.pending;
+    this.pending = null;
+    this.idle();
+    waiter?.reject(this.exitError);
+  }
+
+  /** While idle, the IPC channel must not keep the process alive. */
+  private idle(): void {
+    (this.child.channel as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+  }
+
+  /** Sends a request and waits for its reply; error replies reject. */
+  async request(message: Record<string, unknown>): Promise<WorkerReply> {
+    if (this.exitError) throw this.exitError;
+    const reply = await new Promise<WorkerReply>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      (this.child.channel as unknown as { ref?: () => void } | null | undefined)?.ref?.();
+      this.child.send(message, (error) => {
+        if (error) this.fail(error);
+      });
+    });
+    if (reply.type === 'error') throw new SqliteStatementError(reply.message ?? 'SQLite error', reply.code);
+    return reply;
+  }
+
+  /** Kills the process; a request in progress rejects at once with `reason`. */
+  stop(reason?: Error): void {
+    this.fail(reason ?? new Error('The SQLite worker was stopped.'));
+    this.child.kill('SIGKILL');
+  }
+}
+
+export function workerPool(file: string, readOnly: boolean, max: number): ResourcePool<SqliteWorker> {
+  return new ResourcePool<SqliteWorker>(
+    max,
+    async () => {
+      const worker = new SqliteWorker(file, readOnly);
+      await worker.ready;
+      return worker;
+    },
+    (worker) => worker.stop(),
+    { idleMs: 60_000 },
+  );
+}
