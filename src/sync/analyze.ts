@@ -50,8 +50,15 @@ export interface AnalyzeResult {
   failed: Array<{ table: string; error: string }>;
 }
 
-/** Fingerprints and classifies the fields of every active table (or only `tableIds`). */
-export async function analyzeDatabase(ctx: AppContext, open: OpenDatabase, options: { tableIds?: number[]; signal?: AbortSignal } = {}): Promise<AnalyzeResult> {
+/**
+ * Fingerprints and classifies the fields of every active table (or only `tableIds`; or, with `onlyUnanalyzed`,
+ * only tables that have fields never fingerprinted at the current version).
+ */
+export async function analyzeDatabase(
+  ctx: AppContext,
+  open: OpenDatabase,
+  options: { tableIds?: number[]; signal?: AbortSignal; onlyUnanalyzed?: boolean } = {},
+): Promise<AnalyzeResult> {
   let query = ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', open.database.id).where('active', '=', true);
   if (options.tableIds) query = query.where('id', 'in', options.tableIds.length ? options.tableIds : [-1]);
   const tables = await query.orderBy('id').execute();
@@ -62,8 +69,10 @@ export async function analyzeDatabase(ctx: AppContext, open: OpenDatabase, optio
     .orderBy('database_position')
     .execute();
   const failed: AnalyzeResult['failed'] = [];
+  const stale = (f: FieldRow) => f.active && f.nfc_path === null && isFingerprintable(f.base_type) && f.fingerprint_version < FINGERPRINT_VERSION;
   for (const table of tables) {
     options.signal?.throwIfAborted();
+    if (options.onlyUnanalyzed && !fields.some((f) => f.table_id === table.id && stale(f))) continue;
     try {
       await analyzeTable(ctx, open, table, fields.filter((f) => f.table_id === table.id), options.signal);
     } catch (error) {

@@ -47,7 +47,7 @@ export function startSyncScheduler(ctx: AppContext): void {
       current?.jobs.forEach((j) => j.stop());
       const id = row.id;
       const jobs = [
-        cronFor(row.metadata_sync_schedule, () => triggerSync(ctx, id, 'full')),
+        cronFor(row.metadata_sync_schedule, () => triggerSync(ctx, id, 'metadata')),
         full ? cronFor(row.cache_field_values_schedule, () => triggerSync(ctx, id, 'values')) : null,
       ].filter((j): j is Cron => j !== null);
       scheduled.set(id, { metadata: row.metadata_sync_schedule, values: row.cache_field_values_schedule, full, jobs });

@@ -11,8 +11,13 @@ import { syncMetadata } from './sync-metadata.js';
 import { analyzeDatabase } from './analyze.js';
 import { scanFieldValues } from './field-values.js';
 
-/** full: everything; schema: metadata + analysis; values: field values only; analyze: fingerprints only. */
-export type SyncKind = 'full' | 'schema' | 'values' | 'analyze';
+/**
+ * full: everything (a new database, a restored sample); schema: metadata + analysis of every table (the
+ * sync_schema button); metadata: the hourly schedule — metadata, plus analysis of tables with new fields (all
+ * tables when the database asks to `refingerprint`); values: field values only; analyze: fingerprints only.
+ * Analysis and values are skipped on schedule for databases that aren't "full sync".
+ */
+export type SyncKind = 'full' | 'schema' | 'metadata' | 'values' | 'analyze';
 
 export type SyncOutcome = 'done' | 'busy' | 'missing' | 'failed';
 
@@ -41,17 +46,18 @@ export async function syncDatabase(ctx: AppContext, databaseId: number, kind: Sy
     const started = Date.now();
     try {
       const open = await connectionFor(ctx, databaseId);
-      if (kind === 'full' || kind === 'schema') await syncMetadata(ctx, open, signal);
-      const fullSync = bool(open.database.is_full_sync) || kind === 'schema';
+      const fullSync = bool(open.database.is_full_sync);
+      if (kind === 'full' || kind === 'schema' || kind === 'metadata') await syncMetadata(ctx, open, signal);
       if ((kind === 'full' && fullSync) || kind === 'schema' || kind === 'analyze') await analyzeDatabase(ctx, open, { signal });
+      if (kind === 'metadata' && fullSync) await analyzeDatabase(ctx, open, { signal, onlyUnanalyzed: !bool(open.database.refingerprint) });
       if ((kind === 'full' && fullSync) || kind === 'values') await scanFieldValues(ctx, open, { signal });
-      if (kind === 'full' || kind === 'schema') await markInitialStatus(ctx, databaseId, 'complete');
+      if (kind === 'full' || kind === 'schema' || kind === 'metadata') await markInitialStatus(ctx, databaseId, 'complete');
       ctx.log.info({ db: databaseId, kind, ms: Date.now() - started }, 'database sync finished');
       return 'done';
     } catch (error) {
       if (signal?.aborted) return 'failed';
       ctx.log.warn({ err: error, db: databaseId, kind }, 'database sync failed');
-      if (kind === 'full' || kind === 'schema') await markInitialStatus(ctx, databaseId, 'aborted').catch(() => {});
+      if (kind === 'full' || kind === 'schema' || kind === 'metadata') await markInitialStatus(ctx, databaseId, 'aborted').catch(() => {});
       return 'failed';
     }
   });

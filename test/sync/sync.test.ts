@@ -111,6 +111,20 @@ forEachAppDb('sync over time', (server) => {
     assert.equal(fieldOf(again, 'THINGS', 'NAME').semantic_type, null);
   });
 
+  test('the hourly metadata sync only analyses new fields (unless asked to refingerprint)', async () => {
+    const db = await addScratch('Hourly');
+    const before = await metadataOf(db.id);
+    const analyzedAt = fieldOf(before, 'PARTS', 'LABEL').last_analyzed;
+    db.exec("alter table things add column weight real; update things set weight = id * 1.5");
+    assert.equal(await runSync(server().ctx, db.id, 'metadata'), 'done');
+    const after = await metadataOf(db.id);
+    assert.equal(fieldOf(after, 'PARTS', 'LABEL').last_analyzed, analyzedAt, 'a table without new fields is not sampled again');
+    assert.equal(fieldOf(after, 'THINGS', 'WEIGHT').fingerprint.type['type/Number'].max, 75);
+    await admin.put(`/api/database/${db.id}`, { refingerprint: true });
+    await runSync(server().ctx, db.id, 'metadata');
+    assert.notEqual(fieldOf(await metadataOf(db.id), 'PARTS', 'LABEL').last_analyzed, analyzedAt);
+  });
+
   test('a database whose sync lease is held elsewhere is not synced here', async () => {
     const db = await addScratch('Leased');
     db.exec('create table later (id integer primary key)');
