@@ -15,6 +15,9 @@ interface Entry {
 const instances = new Map<string, Entry>();
 
 export const LOCKED_DOWN_OPTIONS: Record<string, string> = {
+  // Sessions read time zones the same on every machine; with the configuration locked, time-zone conversions in
+  // SQL use timezone(…) rather than SET TimeZone.
+  TimeZone: 'UTC',
   enable_external_access: 'false',
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
