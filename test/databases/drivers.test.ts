@@ -139,6 +139,8 @@ describe('engine-specific values', () => {
   test('DuckDB and SQLite: big integers and timestamps', async () => {
     assert.deepEqual((await collectRows(await open.duckdb.connection.execute("select 9007199254740993::bigint, timestamptz '2024-01-31 10:30:00+00', 1.25::decimal(5,2)", [])))[0], ['9007199254740993', '2024-01-31T10:30:00Z', 1.25]);
     assert.deepEqual((await collectRows(await open.sqlite.connection.execute('select 9007199254740993, ?, ?', [true, 'x'])))[0], ['9007199254740993', 1, 'x']);
+    assert.deepEqual(await collectRows(await open.duckdb.connection.execute("select current_setting('TimeZone')", [])), [['UTC']]);
+    await assert.rejects((async () => collectRows(await open.duckdb.connection.execute("SET TimeZone = 'Asia/Tokyo'", [])))(), /locked/);
   });
 
   test('SQLite: a heavy statement neither blocks the event loop nor outlives its timeout', async () => {
