@@ -4,8 +4,7 @@
 
 import { before, after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';

@@ -1,5 +1,6 @@
-// A pool of connections to one MySQL or MariaDB database. Rows stream from the server (mysql2's query stream) in
-// batches; a statement is cancelled with KILL QUERY from a separate short-lived connection. Sessions run in UTC so
+// A pool of connections to one MySQL or MariaDB database. Rows stream from the server in batches, read through
+// prepared statements (the binary protocol returns doubles exactly); a statement is cancelled with KILL QUERY from a
+// separate short-lived connection. Sessions run in UTC so
 // TIMESTAMP values read back as instants. LOCAL INFILE and multiple statements are switched off: a native query
 // can't make Quarry read its own files.
 
@@ -97,7 +98,7 @@ export class MysqlConnection implements DriverConnection {
   private readonly poolOptions: PoolOptions;
 
   constructor(
-    private readonly details: ConnectionDetails,
+    details: ConnectionDetails,
     private readonly options: OpenOptions,
   ) {
     this.poolOptions = mysqlPoolOptions(details, options.connectTimeoutMs ?? 10_000, options.maxConnections);
