@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.js';
 import type { Driver, DriverConnection } from '../drivers/driver.js';
 import { findDriver } from '../drivers/registry.js';
-import { notFound, badRequest } from '../http/errors.js';
+import { notFound, badRequest, messageError } from '../http/errors.js';
 import type { DatabaseRow } from './database-row.js';
 import { readDetails } from './details.js';
 import { openOptions } from './open-options.js';
@@ -62,7 +62,14 @@ export function connectionForRow(ctx: AppContext, database: DatabaseRow): OpenDa
     map.delete(database.id);
     cached.connection.close().catch(() => {});
   }
-  const connection = driver.open(readDetails(ctx, database.details), openOptions(ctx));
+  let details;
+  try {
+    details = readDetails(ctx, database.details);
+  } catch (error) {
+    // e.g. details encrypted with another MB_ENCRYPTION_SECRET_KEY: say so rather than fail obscurely.
+    throw messageError(400, (error as Error).message);
+  }
+  const connection = driver.open(details, openOptions(ctx));
   map.set(database.id, { fingerprint, driver, connection });
   return { database, driver, connection };
 }
