@@ -12,6 +12,7 @@ import { connectionFor } from '../../src/databases/connections.js';
 import { collectRows } from '../../src/drivers/shared/row-stream.js';
 import { driverFor } from '../../src/drivers/registry.js';
 import { checkSqliteStatement } from '../../src/drivers/sqlite/guard.js';
+import { decryptText, encryptText } from '../../src/databases/encryption.js';
 import { installSample, loadSamplesEverywhere, waitForSync, type LoadedSamples } from './helpers.js';
 
 let samples: LoadedSamples;
@@ -97,6 +98,20 @@ describe('connection details', () => {
       await root.end();
     }
   });
+});
+
+test('AES-256-GCM at rest: round trip, tamper detection, wrong key, plain values before a key was set', () => {
+  const stored = encryptText('{"password":"p"}', SECRET);
+  assert.match(stored, /^quarry:v1:/);
+  assert.notEqual(encryptText('{"password":"p"}', SECRET), stored, 'a fresh salt and IV each time');
+  assert.equal(decryptText(stored, SECRET), '{"password":"p"}');
+  assert.throws(() => decryptText(stored, 'another-key-entirely'), /not the key/);
+  assert.throws(() => decryptText(stored, null), /MB_ENCRYPTION_SECRET_KEY/);
+  const raw = Buffer.from(stored.slice('quarry:v1:'.length), 'base64');
+  raw[raw.length - 1] ^= 1;
+  assert.throws(() => decryptText('quarry:v1:' + raw.toString('base64'), SECRET));
+  assert.equal(decryptText('{"db":"x"}', SECRET), '{"db":"x"}');
+  assert.equal(encryptText('{"db":"x"}', null), '{"db":"x"}');
 });
 
 describe('unreachable databases fail fast with a clear 400', () => {
