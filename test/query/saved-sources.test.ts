@@ -1,0 +1,133 @@
+// Queries that read saved things, end to end through the cards and snippets APIs: saved questions as sources
+// (`card__N`, nested to any depth, MBQL and native), models with edited metadata, `{{#N}}` card tags, snippets,
+// metric cards, segments, joins to a saved question, and collection read access.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { registerWarehouses, type Warehouse } from './helpers/warehouses.js';
+import { registerSegmentSource } from '../../src/query/index.js';
+
+forEachAppDb('saved sources', (server: () => TestServer) => {
+  let admin: Client;
+  let w: Warehouse;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    w = (await registerWarehouses(server(), admin, ['sqlite'])).sqlite;
+  });
+
+  async function card(name: string, dataset_query: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<any> {
+    const r = await admin.post('/api/card', { name, dataset_query, display: 'table', visualization_settings: {}, ...extra });
+    assert.equal(r.status, 200, r.text);
+    return r.body;
+  }
+
+  const rows = async (query: Record<string, unknown>, client = admin) => {
+    const r = await client.post('/api/dataset', query);
+    assert.equal(r.body.status, 'completed', r.body.error);
+    return r.body;
+  };
+
+  test('a saved question as a source, nested three deep', async () => {
+    const widgets = await card('Widgets', w.mbql({ 'source-table': w.t('PRODUCTS'), filter: ['=', w.f('PRODUCTS', 'CATEGORY'), 'Widget'] }));
+    const cheap = await card('Cheap widgets', { database: w.id, type: 'query', query: { 'source-table': `card__${widgets.id}`, filter: ['<', w.f('PRODUCTS', 'PRICE'), 50] } });
+    const direct = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['and', ['=', w.f('PRODUCTS', 'CATEGORY'), 'Widget'], ['<', w.f('PRODUCTS', 'PRICE'), 50]] }));
+    const nested = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${cheap.id}`, aggregation: [['count']] } });
+    assert.deepEqual(nested.data.rows, direct.data.rows);
+    // The saved-questions virtual database works too.
+    const virtual = await rows({ database: -1337, type: 'query', query: { 'source-table': `card__${cheap.id}`, aggregation: [['count']] } });
+    assert.deepEqual(virtual.data.rows, direct.data.rows);
+    assert.equal(virtual.database_id, w.id);
+  });
+
+  test('a native saved question as a source', async () => {
+    const native = await card('Native categories', w.native('SELECT "CATEGORY", COUNT(*) AS "N" FROM "PRODUCTS" GROUP BY "CATEGORY"'));
+    const r = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${native.id}`, aggregation: [['sum', ['field', 'N', { 'base-type': 'type/Integer' }]]] } });
+    assert.deepEqual(r.data.rows, [[200]]);
+  });
+
+  test('a model’s edited metadata shows in results read from it', async () => {
+    const model = await card('Product model', w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'TITLE')] }), { type: 'model' });
+    const metadata = (await admin.get(`/api/card/${model.id}`)).body.result_metadata;
+    assert.ok(Array.isArray(metadata) && metadata.length === 2, 'result_metadata computed by the query engine');
+    const edited = metadata.map((m: any) => (m.name === 'TITLE' ? { ...m, display_name: 'Product name', description: 'What we call it' } : m));
+    assert.equal((await admin.put(`/api/card/${model.id}`, { result_metadata: edited })).status, 200);
+    const r = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${model.id}`, limit: 1, 'order-by': [['asc', ['field', 'ID', { 'base-type': 'type/BigInteger' }]]] } });
+    const title = r.data.cols.find((c: any) => c.name === 'TITLE');
+    assert.equal(title.display_name, 'Product name');
+    assert.equal(title.description, 'What we call it');
+  });
+
+  test('a join to a saved question', async () => {
+    const reviews = await card('Review stats', w.mbql({ 'source-table': w.t('REVIEWS'), aggregation: [['count']], breakout: [w.f('REVIEWS', 'PRODUCT_ID')] }));
+    const r = await rows(w.mbql({
+      'source-table': w.t('PRODUCTS'),
+      joins: [{ 'source-table': `card__${reviews.id}`, alias: 'Stats', fields: 'none', condition: ['=', w.f('PRODUCTS', 'ID'), ['field', 'PRODUCT_ID', { 'base-type': 'type/Integer', 'join-alias': 'Stats' }]] }],
+      aggregation: [['sum', ['field', 'count', { 'base-type': 'type/Integer', 'join-alias': 'Stats' }]]],
+    }));
+    assert.deepEqual(r.data.rows, [[1112]]);
+  });
+
+  test('{{#N}} inlines a saved question as a subquery', async () => {
+    const gizmos = await card('Gizmos', w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID')], filter: ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo'] }));
+    const tag = `#${gizmos.id}-gizmos`;
+    const r = await rows(w.native(`SELECT COUNT(*) FROM {{${tag}}} AS g`, { [tag]: { id: 't', name: tag, 'display-name': 'Gizmos', type: 'card', 'card-id': gizmos.id } }));
+    assert.deepEqual(r.data.rows, [[51]]);
+    const nativeInner = await card('Native gadgets', w.native('SELECT "ID" FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}}', { cat: { id: 'c', name: 'cat', type: 'text', default: 'Gadget' } }));
+    const tag2 = `#${nativeInner.id}`;
+    const r2 = await rows(w.native(`SELECT COUNT(*) FROM {{${tag2}}} AS g`, { [tag2]: { id: 't2', name: tag2, type: 'card', 'card-id': nativeInner.id } }));
+    assert.deepEqual(r2.data.rows, [[53]]);
+  });
+
+  test('snippets are inlined, also inside other snippets', async () => {
+    const name = `widgets ${Date.now()}`;
+    assert.equal((await admin.post('/api/native-query-snippet', { name, content: `"CATEGORY" = 'Widget'` })).status, 200);
+    const outer = `cheap ${name}`;
+    assert.equal((await admin.post('/api/native-query-snippet', { name: outer, content: `{{snippet: ${name}}} AND "PRICE" < {{max}}` })).status, 200);
+    const tags = { [`snippet: ${outer}`]: { id: 's', name: `snippet: ${outer}`, type: 'snippet', 'snippet-name': outer }, max: { id: 'm', name: 'max', type: 'number', default: 50 } };
+    const r = await rows(w.native(`SELECT COUNT(*) FROM "PRODUCTS" WHERE {{snippet: ${outer}}}`, tags));
+    const direct = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['and', ['=', w.f('PRODUCTS', 'CATEGORY'), 'Widget'], ['<', w.f('PRODUCTS', 'PRICE'), 50]] }));
+    assert.deepEqual(r.data.rows, direct.data.rows);
+  });
+
+  test('a metric card used as an aggregation', async () => {
+    const metric = await card('Revenue from big orders', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'TOTAL')]], filter: ['>', w.f('ORDERS', 'QUANTITY'), 5] }), { type: 'metric', display: 'scalar' });
+    const r = await rows(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['metric', metric.id]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }));
+    const direct = await rows(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['sum-where', w.f('ORDERS', 'TOTAL'), ['>', w.f('ORDERS', 'QUANTITY'), 5]]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }));
+    assert.deepEqual(r.data.rows.map((x: unknown[]) => x[0]), direct.data.rows.map((x: unknown[]) => x[0]));
+    r.data.rows.forEach((row: number[], i: number) => assert.ok(Math.abs(row[1] - direct.data.rows[i][1]) < 1e-6));
+    assert.equal(r.data.cols[1].display_name, 'Revenue from big orders');
+  });
+
+  test('segments through a registered lookup', async () => {
+    registerSegmentSource(async (_ctx, ids) => new Map(ids.filter((id) => id === 7).map((id) => [id, { id, table_id: w.t('PRODUCTS'), name: 'Gadgets', definition: { filter: ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gadget'] } }])));
+    const r = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['segment', 7] }));
+    assert.deepEqual(r.data.rows, [[53]]);
+    const missing = await admin.post('/api/dataset', w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['segment', 8] }));
+    assert.equal(missing.body.status, 'failed');
+  });
+
+  test('a missing or archived card fails the query', async () => {
+    const r = await admin.post('/api/dataset', { database: w.id, type: 'query', query: { 'source-table': 'card__987654' } });
+    assert.equal(r.body.status, 'failed');
+    assert.match(r.body.error, /987654/);
+  });
+
+  test('reading a saved question needs read access to its collection', async () => {
+    const { client } = await createUserClient(server(), admin);
+    const collection = await admin.post('/api/collection', { name: `Private ${Date.now()}`, color: '#509EE3' });
+    const groups = (await admin.get('/api/permissions/group')).body;
+    const allUsers = groups.find((g: any) => g.name === 'All Users');
+    const graph = (await admin.get('/api/collection/graph')).body;
+    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [collection.body.id]: 'none' };
+    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    const secret = await card('Secret', w.mbql({ 'source-table': w.t('PRODUCTS') }), { collection_id: collection.body.id });
+    const denied = await client.post('/api/dataset', { database: w.id, type: 'query', query: { 'source-table': `card__${secret.id}`, aggregation: [['count']] } });
+    assert.equal(denied.status, 403);
+    const open = await card('Open', w.mbql({ 'source-table': w.t('PRODUCTS') }));
+    const allowed = await client.post('/api/dataset', { database: w.id, type: 'query', query: { 'source-table': `card__${open.id}`, aggregation: [['count']] } });
+    assert.deepEqual(allowed.body.data.rows, [[200]]);
+  });
+});
