@@ -192,7 +192,7 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
   });
 
   test('an unsupported feature fails with unsupported-feature', async () => {
-    const r = await run(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.5]] }));
+    const r = await run(w.mbql({ 'source-table': w.t('PRODUCTS'), expressions: { e: ['regex-match-first', w.f('PRODUCTS', 'TITLE'), '[A-Z]'] }, fields: [['expression', 'e']] }));
     assert.equal(r.body.error_type, 'unsupported-feature');
   });
 

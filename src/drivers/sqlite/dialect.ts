@@ -1,12 +1,12 @@
 // SQLite's SQL dialect for the MBQL compiler. SQLite has no temporal types: timestamps are text, so every temporal
 // value is brought to one canonical text form ('YYYY-MM-DD HH:MM:SS.SSS', dates 'YYYY-MM-DD') that sorts and
-// compares correctly, and bound temporal values are written the same way. No percentile aggregate, no regex, no
-// time zones (values are what is stored).
+// compares correctly, and bound temporal values are written the same way. Percentiles use SQLite's built-in
+// percentile_cont (3.47+); no regex, no time zones (values are what is stored).
 
 import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
 
-const UNSUPPORTED = new Set(['percentile-aggregations', 'regex', 'convert-timezone', 'set-timezone', 'split-part']);
+const UNSUPPORTED = new Set(['regex', 'convert-timezone', 'set-timezone', 'split-part']);
 const DATETIME = "'%Y-%m-%d %H:%M:%f'";
 
 const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
@@ -125,6 +125,10 @@ export class SqliteDialect extends SqlDialect {
   override variance(x: Sql): Sql {
     const f = this.castToFloat(x);
     return sql`MAX(AVG(${f} * ${f}) - AVG(${f}) * AVG(${f}), 0)`;
+  }
+
+  override percentile(x: Sql, p: Sql): Sql {
+    return sql`PERCENTILE_CONT(${x}, ${p})`;
   }
 
   override concat(parts: Sql[]): Sql {
