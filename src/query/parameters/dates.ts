@@ -40,7 +40,10 @@ export function dateParameterFilter(field: FieldRef, raw: unknown, startOfWeek: 
   m = LAST_THIS.exec(value);
   if (m) return ['time-interval', f, m[1] === 'last' ? -1 : 'current', m[2]];
   m = MONTH.exec(value);
-  if (m) return ['during', f, `${m[1]}-${m[2]}-01`, 'month'];
+  if (m) {
+    if (Number(m[2]) < 1 || Number(m[2]) > 12) throw invalidDateParam(raw);
+    return ['during', f, `${m[1]}-${m[2]}-01`, 'month'];
+  }
   m = QUARTER.exec(value);
   if (m) {
     const month = String((Number(m[1]) - 1) * 3 + 1).padStart(2, '0');
@@ -51,18 +54,26 @@ export function dateParameterFilter(field: FieldRef, raw: unknown, startOfWeek: 
     const [from, to] = value.split('~');
     const a = from.trim();
     const b = to.trim();
-    if (a && !DATE.test(a)) throw invalidDateParam(raw);
-    if (b && !DATE.test(b)) throw invalidDateParam(raw);
+    if (a && !(DATE.test(a) && validDate(a))) throw invalidDateParam(raw);
+    if (b && !(DATE.test(b) && validDate(b))) throw invalidDateParam(raw);
     if (a && b) return ['between', f, a, b];
     if (b) return ['<', f, b];
     if (a) return ['>', f, a];
     throw invalidDateParam(raw);
   }
   if (DATE.test(value)) {
+    if (!validDate(value)) throw invalidDateParam(raw);
     if (value.length > 10) return ['=', withFieldOptions(field, { 'temporal-unit': 'minute' }), value];
     return ['=', f, value];
   }
   throw invalidDateParam(raw);
+}
+
+/** A real calendar date (no 2024-02-30). */
+function validDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 function exclusion(field: FieldRef, value: string, startOfWeek: StartOfWeek): Clause {
