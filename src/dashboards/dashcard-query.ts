@@ -41,6 +41,7 @@ const LOAD_TTL_MS = 10_000;
 const LOAD_CACHE_MAX = 500;
 const loads = new WeakMap<AppContext, Map<string, { at: number; value: Promise<LoadedDashboard> }>>();
 
+/** Everything a page load's requests need: the dashboard, all its dashcards, their series and cards. */
 async function readDashboard(ctx: AppContext, caller: Caller, dashboardId: number): Promise<LoadedDashboard> {
   const access = await collectionAccess(ctx, caller);
   const dashboard = await readableDashboard(ctx, access, dashboardId);
@@ -50,8 +51,24 @@ async function readDashboard(ctx: AppContext, caller: Caller, dashboardId: numbe
   return { access, dashboard, dashcards: new Map(dashcards.map((d) => [d.id, d])), series, cards };
 }
 
-function loadDashboard(ctx: AppContext, caller: Caller, dashboardId: number, loadId: string | null | undefined): Promise<LoadedDashboard> {
-  if (!loadId) return readDashboard(ctx, caller, dashboardId);
+/** One request on its own: the dashboard and just the dashcard asked for (with its series and the card). */
+async function readDashcard(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number, cardId: number): Promise<LoadedDashboard> {
+  const access = await collectionAccess(ctx, caller);
+  const dashboard = await readableDashboard(ctx, access, dashboardId);
+  const dashcard = await ctx.db
+    .selectFrom('report_dashboardcard')
+    .selectAll()
+    .where('id', '=', dashcardId)
+    .where('dashboard_id', '=', dashboardId)
+    .executeTakeFirst();
+  const series = dashcard ? await seriesOf(ctx.db, [dashcard.id]) : new Map<number, number[]>();
+  const cards = await cardsByIds(ctx.db, [cardId]);
+  return { access, dashboard, dashcards: new Map(dashcard ? [[dashcard.id, dashcard]] : []), series, cards };
+}
+
+function loadDashboard(ctx: AppContext, caller: Caller, options: DashcardRunOptions): Promise<LoadedDashboard> {
+  const { dashboardId, loadId } = options;
+  if (!loadId) return readDashcard(ctx, caller, dashboardId, options.dashcardId, options.cardId);
   let cache = loads.get(ctx);
   if (!cache) {
     cache = new Map();
@@ -126,7 +143,7 @@ function runParameters(card: CardRow, dashcard: DashcardRow, fromDashboard: Obj[
 }
 
 export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: FastifyReply, options: DashcardRunOptions) {
-  const loaded = await loadDashboard(ctx, caller, options.dashboardId, options.loadId);
+  const loaded = await loadDashboard(ctx, caller, options);
   const dashcard = loaded.dashcards.get(options.dashcardId);
   if (!dashcard) throw notFound();
   const onDashcard = dashcard.card_id === options.cardId || (loaded.series.get(dashcard.id) ?? []).includes(options.cardId);

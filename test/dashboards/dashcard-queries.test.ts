@@ -9,6 +9,7 @@ import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
 import { createCollection, uniqueName } from '../cards/fixtures.js';
 import { createDashboard, getDashboard, newDashcard, putLayout } from './fixtures.js';
+import { flushExecutions } from '../../src/query/index.js';
 
 const PARAMETERS = [
   { id: 'cat', name: 'Category', slug: 'category', type: 'string/=', sectionId: 'string' },
@@ -281,6 +282,34 @@ forEachAppDb('dashcard queries', (server) => {
       assert.equal(r.status, 202);
       assert.equal(r.body.status, 'completed', JSON.stringify(r.body.error));
     }
+  });
+
+  test('a dashcard whose client went away is cancelled on the database', async () => {
+    // a few seconds of work on SQLite (long enough to walk away from, short enough not to hold up the suite)
+    const slow = await card('Slow', native('WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 8000000) SELECT COUNT(*) FROM r', {}), { result_metadata: [] });
+    const d = await createDashboard(admin);
+    const dashcard = (await putLayout(admin, d.id, [newDashcard(-1, slow.id)])).dashcards[0];
+    const controller = new AbortController();
+    const request = fetch(`${server().url}/api/dashboard/${d.id}/dashcard/${dashcard.id}/card/${slow.id}/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin.session! },
+      body: JSON.stringify({ parameters: [] }),
+      signal: controller.signal,
+    }).catch((error: Error) => error);
+    await new Promise((r) => setTimeout(r, 500)); // let the query start, then walk away
+    controller.abort();
+    assert.ok((await request) instanceof Error);
+    const ctx = server().ctx;
+    let logged: any;
+    for (let i = 0; i < 100 && !logged; i++) {
+      await flushExecutions(ctx);
+      logged = await ctx.db.selectFrom('query_execution').selectAll().where('dashboard_id', '=', d.id).executeTakeFirst();
+      if (!logged) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(logged, 'the query ended');
+    assert.match(String(logged.error), /cancel/i);
+    assert.equal(logged.card_id, slow.id);
+    assert.equal(logged.context, 'dashboard');
   });
 
   test('permissions: the dashboard and the card must be readable', async () => {
