@@ -1,0 +1,302 @@
+// Dashboard loading benchmark: a dashboard of 25 cards on one database, all 25 dashcard queries fired at once as a
+// browser does — time until the last result arrived and the slowest single wait — beside the same 25 SQL statements
+// run by the raw driver with the same concurrency (the database's pool size, which is also Quarry's per-database
+// queue width). Also: how long another user's single card waits while the dashboard loads (the fair queue).
+// Figures are printed, never asserted.
+//
+//   npm run bench dashboard            (builds first)      or: npm run build && npx tsx bench/dashboard.ts [sqlite|postgres ...]
+//
+// Data sources: `sqlite` — the Sample Database as installed by Quarry; `postgres` — the same rows loaded into a
+// throwaway PostgreSQL database on the machine.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPgDatabase, PG } from '../test/helpers/databases.js';
+import { loadSampleInto } from '../src/sample/load.js';
+import { findDriver } from '../src/drivers/registry.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const PORT = 3919;
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN = { email: 'bench@example.com', password: 'Bench-Pass-123', first_name: 'Bench', last_name: 'Admin' };
+const ROUNDS = 7;
+const POOL = 15; // MB_JDBC_DATA_WAREHOUSE_MAX_CONNECTION_POOL_SIZE default: the pool and the queue width
+const ROW_CAP = 2000; // what the API returns of an unaggregated query
+
+type Obj = Record<string, any>;
+
+function startProcess(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+    env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(PORT), QUARRY_LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch {
+      // not ready yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+class Api {
+  constructor(readonly session: string) {}
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const r = await fetch(BASE + path, {
+      method,
+      headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': this.session },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  }
+  async ok(method: string, path: string, body?: unknown): Promise<any> {
+    const r = await this.call(method, path, body);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    return r.body;
+  }
+}
+
+async function setup(): Promise<Api> {
+  const props = await (await fetch(`${BASE}/api/session/properties`)).json();
+  const r = await fetch(`${BASE}/api/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }),
+  });
+  return new Api(((await r.json()) as { id: string }).id);
+}
+
+interface Schema {
+  db: number;
+  t(name: string): number;
+  f(table: string, name: string): number;
+}
+
+async function schemaOf(api: Api, db: number): Promise<Schema> {
+  const md = await waitFor('synced metadata', async () => {
+    const m = await api.ok('GET', `/api/database/${db}/metadata`);
+    const names = new Set(m.tables.filter((t: Obj) => t.fields?.length).map((t: Obj) => t.name.toUpperCase()));
+    const fks = m.tables.flatMap((t: Obj) => t.fields ?? []).filter((f: Obj) => f.fk_target_field_id);
+    return ['ORDERS', 'PEOPLE', 'PRODUCTS', 'REVIEWS'].every((n) => names.has(n)) && fks.length >= 3 ? m : null;
+  });
+  const tables = new Map<string, Obj>(md.tables.map((t: Obj) => [t.name.toUpperCase(), t]));
+  return {
+    db,
+    t: (name) => tables.get(name)!.id,
+    f: (table, name) => tables.get(table)!.fields.find((x: Obj) => x.name.toUpperCase() === name).id,
+  };
+}
+
+/** 25 cards of the kinds a sales dashboard has: scalars, time series, breakdowns with joins, tables, native SQL. */
+function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name: string; query: Obj }> {
+  const F = (t: string, n: string, opts: Obj | null = null) => ['field', s.f(t, n), opts];
+  const via = (fk: [string, string], t: string, n: string) => ['field', s.f(t, n), { 'source-field': s.f(fk[0], fk[1]) }];
+  const product: [string, string] = ['ORDERS', 'PRODUCT_ID'];
+  const user: [string, string] = ['ORDERS', 'USER_ID'];
+  const mbql = (table: string, inner: Obj) => ({ database: s.db, type: 'query', query: { 'source-table': s.t(table), ...inner } });
+  const month = (t: string) => F(t, 'CREATED_AT', { 'temporal-unit': 'month' });
+  const q = (n: string) => quote(n);
+  return [
+    { name: 'Orders', query: mbql('ORDERS', { aggregation: [['count']] }) },
+    { name: 'Revenue', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]] }) },
+    { name: 'Average order', query: mbql('ORDERS', { aggregation: [['avg', F('ORDERS', 'TOTAL')]] }) },
+    { name: 'Orders by month', query: mbql('ORDERS', { aggregation: [['count']], breakout: [month('ORDERS')] }) },
+    { name: 'Revenue by month', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [month('ORDERS')] }) },
+    { name: 'Orders by category', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(product, 'PRODUCTS', 'CATEGORY')] }) },
+    { name: 'Revenue by category and month', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [via(product, 'PRODUCTS', 'CATEGORY'), month('ORDERS')] }) },
+    { name: 'Orders by source', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(user, 'PEOPLE', 'SOURCE')] }) },
+    { name: 'Orders by state', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(user, 'PEOPLE', 'STATE')] }) },
+    { name: 'Discount by category', query: mbql('ORDERS', { aggregation: [['avg', F('ORDERS', 'DISCOUNT')]], breakout: [via(product, 'PRODUCTS', 'CATEGORY')] }) },
+    { name: 'People by source', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'SOURCE')] }) },
+    { name: 'Signups by week', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'CREATED_AT', { 'temporal-unit': 'week' })] }) },
+    { name: 'Price by category', query: mbql('PRODUCTS', { aggregation: [['avg', F('PRODUCTS', 'PRICE')]], breakout: [F('PRODUCTS', 'CATEGORY')] }) },
+    { name: 'Rating by category', query: mbql('REVIEWS', { aggregation: [['avg', F('REVIEWS', 'RATING')]], breakout: [['field', s.f('PRODUCTS', 'CATEGORY'), { 'source-field': s.f('REVIEWS', 'PRODUCT_ID') }]] }) },
+    { name: 'Reviews by month', query: mbql('REVIEWS', { aggregation: [['count']], breakout: [month('REVIEWS')] }) },
+    { name: 'Buyers', query: mbql('ORDERS', { aggregation: [['distinct', F('ORDERS', 'USER_ID')]] }) },
+    { name: 'Orders by quantity', query: mbql('ORDERS', { aggregation: [['count']], breakout: [F('ORDERS', 'QUANTITY')] }) },
+    { name: 'Subtotal by year and category', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'SUBTOTAL')]], breakout: [F('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), via(product, 'PRODUCTS', 'CATEGORY')] }) },
+    { name: 'Top products', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [via(product, 'PRODUCTS', 'TITLE')], 'order-by': [['desc', ['aggregation', 0]]], limit: 10 }) },
+    { name: 'People by state', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'STATE')] }) },
+    { name: 'Orders by weekday', query: mbql('ORDERS', { aggregation: [['count']], breakout: [F('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' })] }) },
+    { name: 'Latest orders', query: mbql('ORDERS', { 'order-by': [['desc', F('ORDERS', 'CREATED_AT')]] }) },
+    { name: 'People', query: mbql('PEOPLE', {}) },
+    {
+      name: 'Native: orders per category',
+      query: { database: s.db, type: 'native', native: { query: `SELECT p.${q('CATEGORY')}, COUNT(*) AS n FROM ${q('ORDERS')} o JOIN ${q('PRODUCTS')} p ON p.${q('ID')} = o.${q('PRODUCT_ID')} GROUP BY p.${q('CATEGORY')}` } },
+    },
+    {
+      name: 'Native: big spenders',
+      query: { database: s.db, type: 'native', native: { query: `SELECT ${q('USER_ID')}, SUM(${q('TOTAL')}) AS spent FROM ${q('ORDERS')} GROUP BY ${q('USER_ID')} ORDER BY spent DESC` } },
+    },
+  ];
+}
+
+interface Round {
+  wall: number;
+  latencies: number[];
+  other: number | null;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x: number) => `${x.toFixed(0).padStart(5)} ms`;
+
+async function quarryRound(api: Api, dashboardId: number, dashcards: Obj[], other: { api: Api; card: number } | null): Promise<Round> {
+  const loadId = `bench-${Math.random().toString(36).slice(2)}`;
+  const t0 = performance.now();
+  const runs = dashcards.map(async (dc) => {
+    const s = performance.now();
+    const r = await api.call('POST', `/api/dashboard/${dashboardId}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters: [], dashboard_load_id: loadId });
+    if (r.status !== 202 || r.body.status !== 'completed') throw new Error(`dashcard ${dc.id}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    return performance.now() - s;
+  });
+  let otherWait: Promise<number> | null = null;
+  if (other) {
+    await new Promise((r) => setTimeout(r, 2));
+    const s = performance.now();
+    otherWait = other.api.call('POST', `/api/card/${other.card}/query`, {}).then((r) => {
+      if (r.status !== 202 || r.body.status !== 'completed') throw new Error(`other user's card: ${JSON.stringify(r.body).slice(0, 300)}`);
+      return performance.now() - s;
+    });
+  }
+  const latencies = await Promise.all(runs);
+  const wall = performance.now() - t0;
+  return { wall, latencies, other: otherWait ? await otherWait : null };
+}
+
+async function rawRound(execute: (sql: string, params: unknown[]) => Promise<void>, statements: Array<{ sql: string; params: unknown[] }>): Promise<Round> {
+  const t0 = performance.now();
+  const latencies: number[] = new Array(statements.length);
+  let next = 0;
+  let running = 0;
+  await new Promise<void>((resolve, reject) => {
+    const pump = () => {
+      if (next >= statements.length && running === 0) return resolve();
+      while (running < POOL && next < statements.length) {
+        const i = next++;
+        running++;
+        // a browser's wait starts when it sends the request: here, for all of them, at t0
+        execute(statements[i].sql, statements[i].params)
+          .then(() => {
+            latencies[i] = performance.now() - t0;
+            running--;
+            pump();
+          })
+          .catch(reject);
+      }
+    };
+    pump();
+  });
+  return { wall: performance.now() - t0, latencies, other: null };
+}
+
+function report(label: string, rounds: Round[]): void {
+  const walls = rounds.map((r) => r.wall);
+  const slowest = rounds.map((r) => Math.max(...r.latencies));
+  const p50 = rounds.map((r) => median(r.latencies));
+  const others = rounds.map((r) => r.other).filter((x): x is number => x !== null);
+  console.log(
+    `  ${label.padEnd(30)} last result ${ms(median(walls))}   slowest wait ${ms(median(slowest))}   median wait ${ms(median(p50))}` +
+      (others.length ? `   another user's card ${ms(median(others))}` : ''),
+  );
+}
+
+async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-dash-'));
+  const pgData = kind === 'postgres' ? await createPgDatabase('quarry_bench_data') : null;
+  const child = startProcess({ MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: kind === 'sqlite' ? 'true' : 'false' });
+  try {
+    await waitFor('the server', async () => (await fetch(`${BASE}/api/health`)).ok);
+    const api = await setup();
+    let databaseId: number;
+    let details: Record<string, unknown>;
+    if (kind === 'sqlite') {
+      const sample = await api.ok('POST', '/api/database/sample_database');
+      databaseId = sample.id;
+      details = { db: join(dir, 'sample-database.sqlite') };
+    } else {
+      await loadSampleInto('postgres', { host: PG.host, port: PG.port, user: PG.user, password: PG.password, dbname: pgData!.name });
+      details = { host: PG.host, port: PG.port, user: PG.user, ...(PG.password ? { password: PG.password } : {}), dbname: pgData!.name };
+      const created = await api.ok('POST', '/api/database', { engine: 'postgres', name: 'Sample on PostgreSQL', details });
+      databaseId = created.id;
+    }
+    const s = await schemaOf(api, databaseId);
+    const driver = findDriver(kind)!;
+    const queries = dashboardQueries(s, (n) => driver.quoteIdentifier(n));
+    const cards: Obj[] = [];
+    for (const { name, query } of queries) {
+      cards.push(await api.ok('POST', '/api/card', { name, display: 'table', visualization_settings: {}, dataset_query: query, result_metadata: [] }));
+    }
+    const dash = await api.ok('POST', '/api/dashboard', { name: 'Bench dashboard' });
+    const layout = await api.ok('PUT', `/api/dashboard/${dash.id}`, {
+      dashcards: cards.map((c, i) => ({ id: -(i + 1), card_id: c.id, row: Math.floor(i / 4) * 4, col: (i % 4) * 6, size_x: 6, size_y: 4 })),
+    });
+    const dashcards: Obj[] = layout.dashcards;
+
+    // another user with a card of their own
+    const password = 'Other-Pass-123';
+    await api.ok('POST', '/api/user', { first_name: 'Other', last_name: 'User', email: 'other@example.com', password });
+    const login = await (await fetch(`${BASE}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'other@example.com', password }) })).json();
+    const otherApi = new Api(login.id);
+    const otherCard = await api.ok('POST', '/api/card', { name: 'Other user card', display: 'scalar', visualization_settings: {}, dataset_query: queries[0].query, result_metadata: [] });
+
+    // The SQL each card ran (as Quarry compiled it), for the raw driver.
+    const statements: Array<{ sql: string; params: unknown[] }> = [];
+    for (const dc of dashcards) {
+      const r = await api.ok('POST', `/api/dashboard/${dash.id}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters: [] });
+      statements.push({ sql: r.data.native_form.query, params: r.data.native_form.params ?? [] });
+    }
+
+    const connection = driver.open(driver.normalizeDetails(details), { maxConnections: POOL, dataDir: dir });
+    const execute = async (sql: string, params: unknown[]) => {
+      const stream = await connection.execute(sql, params);
+      let n = 0;
+      for await (const _row of stream) if (++n >= ROW_CAP) break;
+      await stream.close();
+    };
+
+    const quarry: Round[] = [];
+    const quarryAlone: Round[] = [];
+    const raw: Round[] = [];
+    await quarryRound(api, dash.id, dashcards, null); // warm-up
+    await rawRound(execute, statements);
+    for (let i = 0; i < ROUNDS; i++) {
+      quarryAlone.push(await quarryRound(api, dash.id, dashcards, null));
+      quarry.push(await quarryRound(api, dash.id, dashcards, { api: otherApi, card: otherCard.id }));
+      raw.push(await rawRound(execute, statements));
+    }
+    await connection.close();
+
+    const alone = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t0 = performance.now();
+      await otherApi.ok('POST', `/api/card/${otherCard.id}/query`, {});
+      alone.push(performance.now() - t0);
+    }
+
+    console.log(`\n${kind === 'sqlite' ? 'SQLite (the Sample Database)' : 'PostgreSQL (sample rows)'} — 25 dashcards, concurrency ${POOL}, median of ${ROUNDS} rounds`);
+    report('raw driver, same SQL', raw);
+    report('Quarry, 25 dashcard requests', quarryAlone);
+    report('Quarry + another user', quarry);
+    console.log(`  another user's card when idle ${ms(median(alone))}`);
+  } finally {
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    await pgData?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const kinds = (process.argv.slice(2).length ? process.argv.slice(2) : ['sqlite', 'postgres']) as Array<'sqlite' | 'postgres'>;
+for (const kind of kinds) await bench(kind);
