@@ -411,6 +411,24 @@ forEachAppDb('dashboards', (server) => {
     assert.ok(Array.isArray(pub.body));
   });
 
+  test('unknown dashboards are 404 everywhere; no session is 401', async () => {
+    const missing = 98765432;
+    for (const path of ['', '/items', '/related', '/query_metadata', '/revisions', '/params/p/values', '/params/p/search/x']) {
+      const r = await admin.get(`/api/dashboard/${missing}${path}`);
+      assert.equal(r.status, 404, path);
+      assert.equal(r.text, 'Not found.', path);
+    }
+    assert.equal((await admin.put(`/api/dashboard/${missing}`, { name: 'x' })).status, 404);
+    assert.equal((await admin.put(`/api/dashboard/${missing}/cards`, { cards: [] })).status, 404);
+    assert.equal((await admin.post(`/api/dashboard/${missing}/revert`, { revision_id: 1 })).status, 404);
+    assert.equal((await admin.post(`/api/dashboard/${missing}/dashcard/1/card/1/query`, {})).status, 404);
+    assert.equal((await admin.post(`/api/dashboard/pivot/${missing}/dashcard/1/card/1/query`, {})).status, 404);
+    const anon = server().anon;
+    assert.equal((await anon.get('/api/dashboard')).status, 401);
+    assert.equal((await anon.get('/api/dashboard/1')).text, 'Unauthenticated');
+    assert.equal((await anon.post('/api/dashboard', { name: 'x' })).status, 401);
+  });
+
   test('dashcard actions: no action on the dashcard → 404, as Metabase answers', async () => {
     const card = await createCard(admin, data);
     const d = await createDashboard(admin);
