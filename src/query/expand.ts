@@ -23,39 +23,22 @@ function stagesOf(query: MbqlQuery): MbqlQuery[] {
   return out;
 }
 
-/** Field ids a query mentions (refs, source-field FKs, template-tag dimensions). */
-function mentionedFieldIds(x: unknown): number[] {
-  const ids: number[] = [];
-  walkClauses(x, (c) => {
-    if (c[0] !== 'field') return;
-    if (typeof c[1] === 'number') ids.push(c[1]);
-    const sf = (c[2] as Record<string, unknown> | null)?.['source-field'];
-    if (typeof sf === 'number') ids.push(sf);
-  });
-  return ids;
-}
-
-/** Loads the metadata of every table and field the query (any stage, any join) uses. */
+/** Loads the metadata of every table and field the query (any stage, any join) uses, in two round trips. */
 export async function loadQueryMetadata(query: MbqlQuery, metadata: Metadata): Promise<void> {
-  const stages = stagesOf(query);
-  const tableIds = new Set<number>();
-  for (const s of stages) {
-    if (typeof s['source-table'] === 'number') tableIds.add(s['source-table']);
-    for (const j of s.joins ?? []) if (typeof j['source-table'] === 'number') tableIds.add(j['source-table']);
+  const tableIds: number[] = [];
+  for (const s of stagesOf(query)) {
+    if (typeof s['source-table'] === 'number') tableIds.push(s['source-table']);
+    for (const j of s.joins ?? []) if (typeof j['source-table'] === 'number') tableIds.push(j['source-table']);
   }
-  await metadata.loadFields(mentionedFieldIds(query));
-  // FK targets of source-field refs.
-  const fkTargets: number[] = [];
+  const fieldIds: number[] = [];
+  const fkFieldIds: number[] = [];
   walkClauses(query, (c) => {
-    const sf = c[0] === 'field' ? (c[2] as Record<string, unknown> | null)?.['source-field'] : undefined;
-    if (typeof sf === 'number') {
-      const target = metadata.fields.get(sf)?.fk_target_field_id;
-      if (target) fkTargets.push(target);
-    }
+    if (c[0] !== 'field') return;
+    if (typeof c[1] === 'number') fieldIds.push(c[1]);
+    const sf = (c[2] as Record<string, unknown> | null)?.['source-field'];
+    if (typeof sf === 'number') fkFieldIds.push(sf);
   });
-  await metadata.loadFields(fkTargets);
-  for (const id of [...metadata.fields.values()].filter((f) => fkTargets.includes(f.id)).map((f) => f.table_id)) tableIds.add(id);
-  await metadata.loadTablesWithFields(tableIds);
+  await metadata.loadForQuery({ tableIds, fieldIds, fkFieldIds });
 }
 
 /** Datetime breakouts without a unit are bucketed by day (Metabase's auto-bucketing). */

@@ -132,6 +132,32 @@ export class Metadata {
     for (const id of missing) this.tablesWithAllFields.add(id);
   }
 
+  /**
+   * What a query needs, in two round trips: the fields it names, every field of `tableIds` (source and joined
+   * tables), the FK targets of `fkFieldIds` (implicit joins), then the tables of all those fields.
+   */
+  async loadForQuery(request: { tableIds: number[]; fieldIds: number[]; fkFieldIds: number[] }): Promise<void> {
+    const tableIds = [...new Set(request.tableIds)].filter((id) => !this.tablesWithAllFields.has(id));
+    const fieldIds = [...new Set([...request.fieldIds, ...request.fkFieldIds])].filter((id) => !this.fields.has(id));
+    const fkIds = [...new Set(request.fkFieldIds)];
+    if (this.ctx && (tableIds.length || fieldIds.length || fkIds.length)) {
+      const rows = await this.ctx.db
+        .selectFrom('metabase_field')
+        .select([...FIELD_COLUMNS])
+        .where((eb) =>
+          eb.or([
+            ...(tableIds.length ? [eb('table_id', 'in', tableIds)] : []),
+            ...(fieldIds.length ? [eb('id', 'in', fieldIds)] : []),
+            ...(fkIds.length ? [eb('id', 'in', eb.selectFrom('metabase_field as fk').select('fk.fk_target_field_id').where('fk.id', 'in', fkIds))] : []),
+          ]),
+        )
+        .execute();
+      for (const row of rows) if (!this.fields.has(Number(row.id))) this.fields.set(Number(row.id), toField(row));
+    }
+    for (const id of tableIds) this.tablesWithAllFields.add(id);
+    await this.loadTables([...tableIds, ...[...this.fields.values()].map((f) => f.table_id)]);
+  }
+
   /** Adds metadata directly (tests, and callers that already hold it). */
   add(tables: TableMeta[], fields: FieldMeta[]): void {
     for (const t of tables) this.tables.set(t.id, t);

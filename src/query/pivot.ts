@@ -128,10 +128,8 @@ export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, reques
       const levelRequest: QueryRequest = { ...request, query: levelQuery };
       const prepared = await prepareForReply(ctx, i === 0 ? request : levelRequest, open, started, t0);
       if (!prepared) return HANDLED;
-      if (i === 0) {
-        jsonQuery = prepared.jsonQuery;
-        if (!request.exportFormat || request.exportFormat === 'api') open.send();
-      } else prepared.jsonQuery = jsonQuery;
+      if (i === 0) jsonQuery = prepared.jsonQuery;
+      else prepared.jsonQuery = jsonQuery;
       const sink = new LevelSink(open.sink, state, breakouts.length, kept, i === levels.length - 1);
       const outcome = await executeInto(ctx, prepared, sink, open.signal, started, t0, false);
       if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);

@@ -224,12 +224,16 @@ function attachmentHeaders(reply: FastifyReply, format: string, filename: string
 export interface OpenReply {
   sink: ResultSink;
   signal: AbortSignal;
-  /** Commits the status and headers (for API results, before the query runs). */
-  send(): void;
   done(): void;
 }
 
-/** The response side of a query: the writer for the requested format, disconnect → abort, headers on demand. */
+/** API results commit their 202 after this long when no output is ready yet (the rest streams after it). */
+const KEEP_ALIVE_MS = 1000;
+
+/**
+ * The response side of a query: the writer for the requested format, disconnect → abort. Status and headers are
+ * committed with the first output (one plain body for small results), or after KEEP_ALIVE_MS for slow API queries.
+ */
 export function openReply(reply: FastifyReply, request: QueryRequest): OpenReply {
   const controller = new AbortController();
   const onClose = () => {
@@ -238,26 +242,23 @@ export function openReply(reply: FastifyReply, request: QueryRequest): OpenReply
   reply.raw.on('close', onClose);
   request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const format = request.exportFormat;
-  const out = new Out();
-  let sent = false;
-  const send = () => {
-    if (sent) return;
-    sent = true;
+  const start = (whole: string | null) => {
     if (format) {
       attachmentHeaders(reply, format, request.filename);
       reply.code(200).header('Content-Type', CONTENT_TYPES[format]);
     } else reply.code(202).header('Content-Type', 'application/json; charset=utf-8');
-    void reply.send(out.stream);
+    void reply.send(whole ?? out.stream);
   };
+  const out: Out = new Out(start, format ? null : KEEP_ALIVE_MS);
   const sink: ResultSink =
     format === 'csv'
-      ? new CsvSink(out, request.formatRows ? 'formatted' : 'plain', send)
+      ? new CsvSink(out, request.formatRows ? 'formatted' : 'plain')
       : format === 'json'
-        ? new JsonSink(out, request.formatRows ? 'formatted' : 'plain', send)
+        ? new JsonSink(out, request.formatRows ? 'formatted' : 'plain')
         : format === 'xlsx'
-          ? new XlsxSink(out, send)
+          ? new XlsxSink(out)
           : new ApiJsonSink(out);
-  return { sink, signal: controller.signal, send, done: () => reply.raw.off('close', onClose) };
+  return { sink, signal: controller.signal, done: () => reply.raw.off('close', onClose) };
 }
 
 /** Prepares a query for a reply; a QueryError is written as a failed result (returns null), an ApiError thrown. */
@@ -267,7 +268,6 @@ export async function prepareForReply(ctx: AppContext, request: QueryRequest, op
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (!(error instanceof QueryError)) ctx.log.error({ err: error }, 'query preparation failed');
-    open.send();
     const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
     await open.sink.fail(failed).catch(() => {});
     record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: failed.error });
@@ -287,7 +287,6 @@ export async function runQuery(ctx: AppContext, reply: FastifyReply, request: Qu
   try {
     const prepared = await prepareForReply(ctx, request, open, started, t0);
     if (!prepared) return HANDLED;
-    if (!request.exportFormat || request.exportFormat === 'api') open.send();
     const outcome = await executeInto(ctx, prepared, open.sink, open.signal, started, t0, !request.exportFormat);
     record(ctx, request, prepared, started, t0, outcome);
     return HANDLED;

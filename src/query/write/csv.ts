@@ -20,12 +20,10 @@ export class CsvSink implements ResultSink {
   constructor(
     private readonly out: Out,
     readonly valueMode: 'plain' | 'formatted',
-    private readonly onStart: () => void,
   ) {}
 
   async start(cols: Col[]): Promise<void> {
     this.started = true;
-    this.onStart();
     await this.out.write(columnTitles(cols).map(csvField).join(',') + '\n');
   }
 
@@ -44,8 +42,7 @@ export class CsvSink implements ResultSink {
   }
 
   async fail(error: FailedResult): Promise<void> {
-    if (!this.started) this.onStart();
-    await this.out.write(JSON.stringify(error));
+    await this.out.write((this.started ? '\n' : '') + JSON.stringify(error));
     await this.out.end();
   }
 }

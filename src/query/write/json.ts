@@ -14,12 +14,10 @@ export class JsonSink implements ResultSink {
   constructor(
     private readonly out: Out,
     readonly valueMode: 'plain' | 'formatted',
-    private readonly onStart: () => void,
   ) {}
 
   async start(cols: Col[]): Promise<void> {
     this.started = true;
-    this.onStart();
     this.keys = columnTitles(cols).map((k) => JSON.stringify(k));
     await this.out.write('[');
   }
@@ -41,10 +39,8 @@ export class JsonSink implements ResultSink {
   }
 
   async fail(error: FailedResult): Promise<void> {
-    if (!this.started) {
-      this.onStart();
-      await this.out.write(JSON.stringify(error));
-    } else await this.out.write(`${this.first ? '' : ',\n'}${JSON.stringify(error)}\n]`);
+    if (!this.started) await this.out.write(JSON.stringify(error));
+    else await this.out.write(`${this.first ? '' : ',\n'}${JSON.stringify(error)}\n]`);
     await this.out.end();
   }
 }

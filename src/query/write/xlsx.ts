@@ -26,13 +26,10 @@ export class XlsxSink implements ResultSink {
   private widthsSet = false;
   private titles: string[] = [];
 
-  constructor(
-    private readonly out: Out,
-    private readonly onStart: () => void,
-  ) {}
+  constructor(private readonly out: Out) {}
 
   async start(cols: Col[]): Promise<void> {
-    this.onStart();
+    this.out.begin();
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out.stream, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet('Query result', { views: [{ state: 'frozen', ySplit: 1 }] });
     this.kinds = cols.map((c) => (isDate(c.base_type) ? 'date' : isDateTime(c.base_type) ? 'datetime' : isTime(c.base_type) ? 'time' : 'other'));
@@ -73,17 +70,7 @@ export class XlsxSink implements ResultSink {
       });
       row.commit();
     }
-    if (this.out.stream.writableNeedDrain) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.out.stream.off('drain', done);
-          this.out.stream.off('close', done);
-          resolve();
-        };
-        this.out.stream.on('drain', done);
-        this.out.stream.on('close', done);
-      });
-    }
+    if (this.out.stream.writableNeedDrain) await this.out.drained();
   }
 
   async finish(_s: ResultSummary): Promise<void> {
@@ -94,7 +81,6 @@ export class XlsxSink implements ResultSink {
 
   async fail(error: FailedResult): Promise<void> {
     if (!this.workbook) {
-      this.onStart();
       await this.out.write(JSON.stringify(error));
       await this.out.end();
       return;
