@@ -13,7 +13,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, notFound } from '../http/errors.js';
-import { parseJson } from '../appdb/portable.js';
+import { bool, parseJson } from '../appdb/portable.js';
 import { slugify } from '../util/slug.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { cardsByIds, datasetQueryOf, type CardRow } from '../cards/store.js';
@@ -62,8 +62,10 @@ async function readDashcard(ctx: AppContext, caller: Caller, dashboardId: number
     .where('dashboard_id', '=', dashboardId)
     .executeTakeFirst();
   const series = dashcard ? await seriesOf(ctx.db, [dashcard.id]) : new Map<number, number[]>();
-  const cards = await cardsByIds(ctx.db, [cardId]);
-  return { access, dashboard, dashcards: new Map(dashcard ? [[dashcard.id, dashcard]] : []), series, cards };
+  const cards = await cardsByIds(ctx.db, dashcard?.card_id != null ? [cardId, dashcard.card_id] : [cardId]);
+  // a dashcard whose card is archived is hidden, as on the dashboard
+  const visible = dashcard && !(dashcard.card_id !== null && bool(cards.get(dashcard.card_id)?.archived)) ? [dashcard] : [];
+  return { access, dashboard, dashcards: new Map(visible.map((d) => [d.id, d])), series, cards };
 }
 
 function loadDashboard(ctx: AppContext, caller: Caller, options: DashcardRunOptions): Promise<LoadedDashboard> {

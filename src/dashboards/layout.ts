@@ -239,11 +239,7 @@ export async function applyLayout(ctx: AppContext, db: Db, dashboardId: number, 
 
   // ----- dashcards
   if (!input.dashcards) {
-    // Tabs appeared on a dashboard whose cards had none: they go on the first tab.
-    const orphans = current.filter((d) => d.dashboard_tab_id === null || !finalTabs.has(d.dashboard_tab_id));
-    if (finalTabIds.length && orphans.length) {
-      await db.updateTable('report_dashboardcard').set({ dashboard_tab_id: finalTabIds[0], updated_at: now }).where('id', 'in', orphans.map((d) => d.id)).execute();
-    }
+    await putOrphansOnFirstTab(db, dashboardId, finalTabIds, now);
     return changes;
   }
 
@@ -256,8 +252,9 @@ export async function applyLayout(ctx: AppContext, db: Db, dashboardId: number, 
     // Cards deleted since the revision can't come back; a tab that is gone leaves its cards on the first tab.
     const referenced = [...new Set(wanted.flatMap(({ dc }) => [...(dc.card_id ? [dc.card_id] : []), ...seriesIds(dc.series)]))];
     const existingCards = await cardsByIds(db, referenced);
+    // (a card archived since is still there, hidden: its dashcard stays as it is)
     wanted = wanted
-      .filter(({ dc }) => !dc.card_id || existingCards.has(dc.card_id))
+      .filter(({ dc }) => !dc.card_id || (existingCards.has(dc.card_id) && !bool(existingCards.get(dc.card_id)!.archived)))
       .map(({ dc, tabId }) => ({
         dc: { ...dc, series: seriesIds(dc.series).filter((id) => existingCards.has(id)) },
         tabId: finalTabIds.length === 0 ? null : tabId !== null && finalTabs.has(tabId) ? tabId : finalTabIds[0],
@@ -316,5 +313,20 @@ export async function applyLayout(ctx: AppContext, db: Db, dashboardId: number, 
     await db.deleteFrom('report_dashboardcard').where('id', 'in', gone).execute();
     changes.deletedDashcardIds.push(...gone);
   }
+  await putOrphansOnFirstTab(db, dashboardId, finalTabIds, now);
   return changes;
+}
+
+/**
+ * Once a dashboard has tabs every dashcard needs one: those without (cards placed before the first tab was made,
+ * including hidden ones whose card is archived) go on the first tab.
+ */
+async function putOrphansOnFirstTab(db: Db, dashboardId: number, tabIds: number[], now: string): Promise<void> {
+  if (tabIds.length === 0) return;
+  await db
+    .updateTable('report_dashboardcard')
+    .set({ dashboard_tab_id: tabIds[0], updated_at: now })
+    .where('dashboard_id', '=', dashboardId)
+    .where((eb) => eb.or([eb('dashboard_tab_id', 'is', null), eb('dashboard_tab_id', 'not in', tabIds)]))
+    .execute();
 }

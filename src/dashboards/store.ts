@@ -22,16 +22,21 @@ export async function requireDashboard(ctx: AppContext, id: number, db: Db = ctx
   return row;
 }
 
-/** Dashcards of the dashboards, in Metabase's order (tab, row, col). */
+/**
+ * Dashcards of the dashboards, in layout order. Like Metabase, a dashcard whose card is archived is hidden (it comes
+ * back when the card is restored) and edits of the layout leave it alone.
+ */
 export async function dashcardsOf(db: Db, dashboardIds: number[]): Promise<DashcardRow[]> {
   if (dashboardIds.length === 0) return [];
   return db
-    .selectFrom('report_dashboardcard')
-    .selectAll()
-    .where('dashboard_id', 'in', dashboardIds)
-    .orderBy('row')
-    .orderBy('col')
-    .orderBy('id')
+    .selectFrom('report_dashboardcard as dc')
+    .leftJoin('report_card as card', 'card.id', 'dc.card_id')
+    .selectAll('dc')
+    .where('dc.dashboard_id', 'in', dashboardIds)
+    .where((eb) => eb.or([eb('dc.card_id', 'is', null), eb('card.archived', '=', false)]))
+    .orderBy('dc.row')
+    .orderBy('dc.col')
+    .orderBy('dc.id')
     .execute();
 }
 

@@ -256,6 +256,22 @@ forEachAppDb('dashboards', (server) => {
     assert.equal(atHome[0].card_id, question.id);
   });
 
+  test('a dashcard whose card is archived is hidden, survives layout edits, and comes back with its card', async () => {
+    const [kept, archived] = await Promise.all([createCard(admin, data), createCard(admin, data)]);
+    const d = await createDashboard(admin);
+    const layout = await putLayout(admin, d.id, [newDashcard(-1, kept.id), newDashcard(-2, archived.id, { row: 4 })]);
+    const hiddenId = layout.dashcards.find((dc: any) => dc.card_id === archived.id).id;
+    assert.equal((await admin.put(`/api/card/${archived.id}`, { archived: true })).status, 200);
+    const hidden = await getDashboard(admin, d.id);
+    assert.deepEqual(hidden.dashcards.map((dc: any) => dc.card_id), [kept.id]);
+    // a save that lists what it sees doesn't delete what it can't see
+    await putLayout(admin, d.id, hidden.dashcards.map((dc: any) => asInput(dc, { col: 3 })));
+    assert.equal((await admin.post(`/api/dashboard/${d.id}/dashcard/${hiddenId}/card/${archived.id}/query`, {})).status, 404);
+    assert.equal((await admin.put(`/api/card/${archived.id}`, { archived: false })).status, 200);
+    const back = await getDashboard(admin, d.id);
+    assert.deepEqual(back.dashcards.map((dc: any) => dc.id).sort(), layout.dashcards.map((dc: any) => dc.id).sort());
+  });
+
   test('the deprecated PUT /api/dashboard/:id/cards answers {cards, tabs}', async () => {
     const card = await createCard(admin, data);
     const d = await createDashboard(admin);
