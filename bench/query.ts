@@ -104,6 +104,7 @@ async function main(): Promise<void> {
     const cardSql = (await call(session, 'POST', `/api/card/${card.id}/query`, {})).data.native_form.query as string;
     const N = 300;
     const quarrySmall: number[] = [];
+    const httpBaseline: number[] = [];
     const quarryAdhoc: number[] = [];
     const rawSmall: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -119,11 +120,15 @@ async function main(): Promise<void> {
       await call(session, 'POST', '/api/dataset', card.dataset_query);
       quarryAdhoc.push(performance.now() - t);
       t = performance.now();
+      await call(session, 'GET', '/api/user/current');
+      httpBaseline.push(performance.now() - t);
+      t = performance.now();
       await drain(cardSql);
       rawSmall.push(performance.now() - t);
     }
     console.log(`\n1. Small card query (4 rows, implicit join), ${N} sequential runs`);
     console.log(`   raw driver, compiled SQL   p50 ${f2(median(rawSmall))} ms   p90 ${f2(pct(rawSmall, 0.9))} ms`);
+    console.log(`   (HTTP round trip of GET /api/user/current: p50 ${f2(median(httpBaseline))} ms)`);
     console.log(`   Quarry, POST /api/dataset  p50 ${f2(median(quarryAdhoc))} ms   p90 ${f2(pct(quarryAdhoc, 0.9))} ms   added at p50 ${f2(median(quarryAdhoc) - median(rawSmall))} ms`);
     console.log(`   Quarry, POST card query    p50 ${f2(median(quarrySmall))} ms   p90 ${f2(pct(quarrySmall, 0.9))} ms   added at p50 ${f2(median(quarrySmall) - median(rawSmall))} ms (target ≤ 2 ms)`);
 
