@@ -67,7 +67,7 @@ class Api {
 }
 
 async function setup(): Promise<Api> {
-  const props = await (await fetch(`${BASE}/api/session/properties`)).json();
+  const props = (await (await fetch(`${BASE}/api/session/properties`)).json()) as Record<string, string>;
   const r = await fetch(`${BASE}/api/setup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -245,7 +245,7 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     // another user with a card of their own
     const password = 'Other-Pass-123';
     await api.ok('POST', '/api/user', { first_name: 'Other', last_name: 'User', email: 'other@example.com', password });
-    const login = await (await fetch(`${BASE}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'other@example.com', password }) })).json();
+    const login = (await (await fetch(`${BASE}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'other@example.com', password }) })).json()) as { id: string };
     const otherApi = new Api(login.id);
     const otherCard = await api.ok('POST', '/api/card', { name: 'Other user card', display: 'scalar', visualization_settings: {}, dataset_query: queries[0].query, result_metadata: [] });
 
