@@ -4,7 +4,7 @@
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { ApiError, badRequest } from '../http/errors.js';
-import { runQuery, compileToNative, QueryError } from '../query/index.js';
+import { runQuery, compileToNative, QueryError, averageRunningTimeOfHash, queryHash, normalizeQuery } from '../query/index.js';
 import { runPivotQuery } from '../query/pivot.js';
 import { queryMetadata } from '../query/query-metadata.js';
 import { parameterValues, parameterSearch } from '../query/parameter-values.js';
@@ -68,6 +68,18 @@ export function datasetRoutes(r: Routes) {
       if (error instanceof QueryError) throw new ApiError(400, { message: error.message, error_type: error.type });
       throw error;
     }
+  });
+
+  // Old endpoint: how long this query took on average ({"average": ms}, null when it never ran).
+  r.post('/api/dataset/duration', {}, async ({ ctx, body }) => {
+    let hash: string;
+    try {
+      hash = queryHash(normalizeQuery(datasetQuery(body)));
+    } catch (error) {
+      if (error instanceof QueryError) throw new ApiError(400, { message: error.message });
+      throw error;
+    }
+    return { average: await averageRunningTimeOfHash(ctx, hash) };
   });
 
   r.post('/api/dataset/pivot', {}, ({ ctx, caller, body, reply }) => {

@@ -1,7 +1,8 @@
 // Running a prepared query: wait for a slot on the database, execute on its pooled connection, stream rows through
 // the row limit and the value converters into a result writer, record the execution. The HTTP entry point
-// (`runQuery`) commits its reply before the query runs, as Metabase does, so query errors come back as 202 failed
-// results; only errors before that (validation of the request, 404, 403) are HTTP errors.
+// (`runQuery`) answers 202 whatever happens once the query is accepted, as Metabase does, so query errors come back
+// as 202 failed results; only errors before that (validation of the request, 404, 403) are HTTP errors. The 202
+// goes out with the first output, or after a one-second keep-alive for slow queries (./write/out.ts).
 
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';

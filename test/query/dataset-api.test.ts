@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { registerWarehouses, type Warehouse } from './helpers/warehouses.js';
-import { recentExecutions, averageRunningTimes, executionCounts } from '../../src/query/index.js';
+import { recentExecutions, averageRunningTimes, executionCounts, runQueryToMemory } from '../../src/query/index.js';
 
 forEachAppDb('/api/dataset', (server: () => TestServer) => {
   let admin: Client;
@@ -308,6 +308,28 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.ok(completed.executor_id);
     assert.deepEqual(await averageRunningTimes(server().ctx, [123456]), new Map());
     assert.ok(Array.isArray(await executionCounts(server().ctx)));
+  });
+
+  test('/api/dataset/duration is the average running time of the same query', async () => {
+    const query = w.mbql({ 'source-table': w.t('PEOPLE'), aggregation: [['count']], breakout: [w.f('PEOPLE', 'STATE')] });
+    const never = await admin.post('/api/dataset/duration', { ...query, query: { ...(query.query as object), limit: 12345 } });
+    assert.deepEqual(never.body, { average: null });
+    await run(query);
+    const r = await admin.post('/api/dataset/duration', query);
+    assert.ok(Number.isInteger(r.body.average));
+  });
+
+  test('public results keep only a generic message (except parameter errors)', async () => {
+    const bad = await runQueryToMemory(server().ctx, { query: w.native('SELECT secret FROM nowhere'), caller: null, context: 'public-question', publicResult: true, skipPermissionCheck: true });
+    assert.deepEqual(bad, { data: { rows: [], cols: [] }, row_count: 0, status: 'failed', error: 'An error occurred while running the query.', error_type: 'invalid-query' });
+    const missing = await runQueryToMemory(server().ctx, {
+      query: w.native('SELECT {{x}}', { x: { name: 'x', 'display-name': 'X', type: 'text', required: true } }),
+      caller: null,
+      context: 'public-question',
+      publicResult: true,
+      skipPermissionCheck: true,
+    });
+    assert.equal(missing.error, "You'll need to pick a value for 'X' before this query can run.");
   });
 
   // ----- settings --------------------------------------------------------------------------------------------------

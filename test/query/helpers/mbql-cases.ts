@@ -271,6 +271,19 @@ export const MBQL_CASES: Case[] = [
     build: (w) => people(w, { expressions: { e: expr(w) }, fields: [w.f('PEOPLE', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 40 }),
     unsupported: name === 'regex-match-first' || name.startsWith('domain') || name.startsWith('host') ? ['sqlite'] : name === 'split-part' ? ['sqlite'] : undefined,
   })),
+  ...(
+    [
+      ['subdomain', (w: Warehouse) => ['subdomain', ['concat', 'https://', w.f('ANALYTIC_EVENTS', 'PAGE_URL')]]],
+      ['host', (w: Warehouse) => ['host', ['concat', 'https://user@', w.f('ANALYTIC_EVENTS', 'PAGE_URL'), '?q=1']]],
+      ['domain', (w: Warehouse) => ['domain', w.f('ANALYTIC_EVENTS', 'PAGE_URL')]],
+      ['path', (w: Warehouse) => ['path', ['concat', 'https://', w.f('ANALYTIC_EVENTS', 'PAGE_URL'), '?q=1#top']]],
+    ] as Array<[string, (w: Warehouse) => unknown]>
+  ).map(([name, expr]): Case => ({
+    name: `expression ${name} of a URL`,
+    build: (w) => w.mbql({ 'source-table': w.t('ANALYTIC_EVENTS'), expressions: { e: expr(w) }, fields: [w.f('ANALYTIC_EVENTS', 'ID'), w.f('ANALYTIC_EVENTS', 'PAGE_URL'), ['expression', 'e']], filter: ['not-null', w.f('ANALYTIC_EVENTS', 'PAGE_URL')], 'order-by': [['asc', w.f('ANALYTIC_EVENTS', 'ID')]], limit: 20 }),
+    unsupported: ['sqlite'],
+  })),
+  { name: 'convert-timezone', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Asia/Tokyo', 'UTC'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }), unsupported: ['sqlite', 'mysql'], expect: (_r, s) => s.ORDERS.slice(0, 10).map((r) => [r[O.ID], iso((r[O.CREATED_AT] as number) + 9 * 3600_000)]) },
   { name: 'expression referring to another expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')], half: ['/', ['expression', 'net'], 2] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'half']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
   { name: 'filter on an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, aggregation: count, filter: ['>', ['expression', 'net'], 50] }) },
   { name: 'order by an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, fields: [w.f('ORDERS', 'ID')], 'order-by': [['desc', ['expression', 'net']], ['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
