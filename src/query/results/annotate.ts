@@ -144,14 +144,20 @@ class FingerprintBuilder {
   }
 }
 
+/** Fingerprints describe the first rows of a result (Metabase samples too); beyond that rows cost nothing. */
+const FINGERPRINT_ROWS = 1000;
+
 export class ResultsMetadataBuilder {
   private readonly builders: FingerprintBuilder[];
+  private seen = 0;
 
   constructor(private readonly cols: Col[]) {
     this.builders = cols.map((c) => new FingerprintBuilder(c.base_type));
   }
 
   add(row: unknown[]): void {
+    if (this.seen >= FINGERPRINT_ROWS) return;
+    this.seen += 1;
     for (let i = 0; i < this.builders.length; i++) this.builders[i].add(row[i]);
   }
 

@@ -74,6 +74,13 @@ export class TemporalFormatter {
 
   /** Any temporal string the drivers produce → ISO-8601 with offset. */
   format(value: string): string {
+    // Fast path for the common case: a local "YYYY-MM-DDTHH:MM:SS[.fff]" in UTC.
+    if (this.utc && value.length >= 19 && value.charCodeAt(10) === 84 /* T */ && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45) {
+      if (value.length === 19) return value + 'Z';
+      if (value.charCodeAt(19) === 46 /* . */ && value.length <= 29 && /^\d+$/.test(value.slice(20))) {
+        return value.slice(0, 19) + fraction(value.slice(20)) + 'Z';
+      }
+    }
     let m = LOCAL.exec(value);
     if (m) return this.local(m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
     m = ZONED.exec(value);

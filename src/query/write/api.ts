@@ -23,12 +23,10 @@ export class ApiJsonSink implements ResultSink {
   }
 
   async rows(batch: unknown[][]): Promise<void> {
-    let text = '';
-    for (const row of batch) {
-      text += (this.first ? '' : ',') + JSON.stringify(row);
-      this.first = false;
-    }
-    await this.out.write(text);
+    if (!batch.length) return;
+    const text = JSON.stringify(batch);
+    await this.out.write((this.first ? '' : ',') + text.slice(1, -1));
+    this.first = false;
   }
 
   async finish(s: ResultSummary): Promise<void> {
