@@ -155,6 +155,21 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     }
   });
 
+  test('dashboard parameters become filters; a temporal-unit parameter changes the breakout unit', async () => {
+    const query = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' })] }, {
+      parameters: [
+        { id: 'u', type: 'temporal-unit', target: ['dimension', w.f('ORDERS', 'CREATED_AT')], value: 'year' },
+        { id: 'c', type: 'string/=', target: ['dimension', w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')], value: ['Widget'] },
+        { id: 'd', type: 'date/all-options', target: ['dimension', w.f('ORDERS', 'CREATED_AT')], value: '2023-01-01~2024-12-31' },
+      ],
+    });
+    const r = await run(query);
+    assert.equal(r.body.status, 'completed', r.body.error);
+    assert.deepEqual(r.body.data.rows.map((x: unknown[]) => x[0]), ['2023-01-01T00:00:00Z', '2024-01-01T00:00:00Z']);
+    assert.equal(r.body.data.cols[0].unit, 'year');
+    assert.deepEqual(r.body.json_query.parameters.map((p: any) => p.id), ['u', 'c', 'd']);
+  });
+
   // ----- failures ---------------------------------------------------------------------------------------------------
 
   test('a SQL error is a 202 failed result', async () => {

@@ -218,6 +218,14 @@ export class MysqlDialect extends SqlDialect {
     return sql`CAST(TRUNCATE(${x}, 0) AS SIGNED)`;
   }
 
+  override timeAsDatetime(t: Sql): Sql {
+    return sql`TIMESTAMP('2000-01-01', ${t})`;
+  }
+
+  override castToTime(x: Sql): Sql {
+    return sql`TIME(${x})`;
+  }
+
   override parseDatetime(s: Sql): Sql {
     return sql`CAST(${s} AS DATETIME(6))`;
   }

@@ -201,6 +201,14 @@ export class SqliteDialect extends SqlDialect {
     return sql`STRFTIME(${raw(DATETIME)}, ${x}, (CAST(${n} AS TEXT) || ${raw(`' ${name}'`)})${clamp})`;
   }
 
+  override timeAsDatetime(t: Sql): Sql {
+    return sql`('2000-01-01 ' || ${t})`;
+  }
+
+  override castToTime(x: Sql): Sql {
+    return sql`STRFTIME('%H:%M:%f', ${x})`;
+  }
+
   override parseDate(s: Sql): Sql {
     return sql`DATE(${s})`;
   }

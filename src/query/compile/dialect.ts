@@ -474,6 +474,15 @@ export abstract class SqlDialect implements SqlRenderer {
     return sql`(${raw12} - (CASE WHEN ${raw12} > 0 AND ${rest(b)} < ${rest(a)} THEN 1 WHEN ${raw12} < 0 AND ${rest(b)} > ${rest(a)} THEN -1 ELSE 0 END))`;
   }
 
+  /** A time of day as a timestamp on a fixed day, so that timestamp truncation applies to it. */
+  timeAsDatetime(t: Sql): Sql {
+    return sql`(CAST('2000-01-01' AS DATE) + ${t})`;
+  }
+
+  castToTime(x: Sql): Sql {
+    return sql`CAST(${x} AS TIME)`;
+  }
+
   /** A text expression parsed as a date / datetime (the `date` and `datetime` expressions). */
   parseDate(s: Sql): Sql {
     return this.castToDate(s);

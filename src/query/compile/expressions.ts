@@ -880,8 +880,10 @@ export class ExpressionCompiler {
     }
   }
 
-  truncateTime(_x: Sql, unit: string): Sql {
-    throw unsupported(`Bucketing a time-of-day column by ${unit} is not supported yet.`);
+  /** A time of day truncated to `unit` (millisecond … hour), still a time. */
+  truncateTime(x: Sql, unit: string): Sql {
+    if (!['millisecond', 'second', 'minute', 'hour'].includes(unit)) throw invalidQuery(`Unit ${unit} is not valid for a time column.`);
+    return this.d.castToTime(this.d.truncBasic(this.d.timeAsDatetime(x), unit as 'hour'));
   }
 }
 

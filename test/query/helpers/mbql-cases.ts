@@ -334,6 +334,23 @@ export const MBQL_CASES: Case[] = [
   { name: 'nested: default fields of a source query', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'CATEGORY')], filter: ['<', w.f('PRODUCTS', 'ID'), 6] }, 'order-by': [['asc', w.f('PRODUCTS', 'ID')]] }) },
   { name: 'nested: expression in the outer stage', build: (w) => w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'TOTAL')], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }, expressions: { per_order: ['/', ['field', 'sum', { 'base-type': 'type/Float' }], ['field', 'count', { 'base-type': 'type/Integer' }]] }, fields: [['field', 'CREATED_AT', { 'base-type': 'type/DateTime' }], ['expression', 'per_order']] }) },
 
+  ...['hour', 'minute', 'hour-of-day', 'minute-of-hour'].map((unit): Case => ({
+    name: `time-of-day column by ${unit}`,
+    build: (w) => {
+      const t = (v: string) => (w.engine === 'sqlite' ? `'${v}'` : `CAST('${v}' AS TIME)`);
+      const q = (id: string) => (w.engine === 'mysql' ? `\`${id}\`` : `"${id}"`);
+      const native = ['10:35:12', '10:59:59', '23:01:00', '23:01:30'].map((v) => `SELECT ${t(v)} AS ${q('T')}`).join(' UNION ALL ');
+      return w.mbql({ 'source-query': { native }, aggregation: [['count']], breakout: [['field', 'T', { 'base-type': 'type/Time', 'temporal-unit': unit }]] });
+    },
+    expect: () =>
+      ({
+        hour: [['10:00:00Z', 2], ['23:00:00Z', 2]],
+        minute: [['10:35:00Z', 1], ['10:59:00Z', 1], ['23:01:00Z', 2]],
+        'hour-of-day': [[10, 2], [23, 2]],
+        'minute-of-hour': [[1, 2], [35, 1], [59, 1]],
+      })[unit],
+  })),
+
   // ----- legacy spellings and MBQL 5 ------------------------------------------------------------------------------------
   { name: 'legacy field-id, datetime-field, fk-> and upper-case clauses', build: (w) => orders(w, { aggregation: ['COUNT'], breakout: [['datetime-field', ['field-id', w.fid('ORDERS', 'CREATED_AT')], 'YEAR'], ['fk->', ['field-id', w.fid('ORDERS', 'PRODUCT_ID')], ['field-id', w.fid('PRODUCTS', 'CATEGORY')]]], filter: ['AND', ['>', w.fid('ORDERS', 'QUANTITY'), 1], ['NOT_NULL', ['field-id', w.fid('ORDERS', 'TAX')]]] }) },
   { name: 'legacy binning-strategy, named and ascending', build: (w) => products(w, { aggregation: [['named', ['count'], 'How many']], breakout: [['binning-strategy', ['field-id', w.fid('PRODUCTS', 'PRICE')], 'bin-width', 25]], 'order-by': [[['aggregate-field', 0], 'descending']] }) },
