@@ -260,6 +260,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   // compile
   const reportTimezone = settings.reportTimezone && dialect.supports('set-timezone') ? settings.reportTimezone : null;
   const options: NativeCompileContext = {
+    databaseId: database.id,
     dialect,
     metadata,
     clock: makeClock(request.now ?? new Date(), reportTimezone, settings.startOfWeek),

@@ -46,6 +46,8 @@ function eachStage(query: MbqlQuery, visit: (stage: MbqlQuery | Join) => void): 
 }
 
 class Resolver {
+  /** The database of the query being resolved (set once known). */
+  databaseId: number | null = null;
   readonly cards = new Map<number, SavedCard>();
   readonly cardQueries = new Map<number, DatasetQuery>();
   readonly snippetsById = new Map<number, Snippet>();
@@ -194,6 +196,9 @@ class Resolver {
       await this.loadCards(newCards);
       for (const id of newCards) {
         const q = this.cardQuery(id);
+        if (this.databaseId !== null && q.database !== this.databaseId && this.cards.get(id)!.database_id !== this.databaseId) {
+          throw invalidQuery(`Card ${id} is in another database than this query.`);
+        }
         this.cardQueries.set(id, q);
         await this.resolveQuery(q, depth + 1);
       }
@@ -203,6 +208,7 @@ class Resolver {
   /** Resolves a whole dataset query in place; returns its database id. */
   async resolveQuery(q: DatasetQuery, depth = 0): Promise<number> {
     let db = Number(q.database);
+    if (depth === 0 && db !== SAVED_QUESTIONS_DATABASE) this.databaseId = db;
     if (q.type === 'native') {
       if (q.native) await this.resolveNative(q.native.query ?? '', q.native['template-tags'] ?? {}, depth);
       return db;

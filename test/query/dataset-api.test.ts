@@ -194,6 +194,11 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.match(r.body.error, /frobnicate/);
     const arity = await run(w.mbql({ 'source-table': w.t('ORDERS'), filter: ['between', w.f('ORDERS', 'TOTAL'), 1] }));
     assert.match(arity.body.error, /between/);
+    const otherDb = await run(w.mbql({ 'source-table': pgw.t('ORDERS'), aggregation: [['count']] }));
+    assert.equal(otherDb.body.status, 'failed');
+    assert.match(otherDb.body.error, /is not in database/);
+    const otherDbFilter = await run(w.native('SELECT 1 WHERE {{f}}', { f: { name: 'f', type: 'dimension', dimension: pgw.f('PRODUCTS', 'CATEGORY'), 'widget-type': 'string/=' } }, { parameters: [{ type: 'string/=', target: ['dimension', ['template-tag', 'f']], value: ['x'] }] }));
+    assert.match(otherDbFilter.body.error, /is not in database/);
     const noField = await run(w.mbql({ 'source-table': w.t('ORDERS'), fields: [['field', 999999, null]] }));
     assert.equal(noField.body.status, 'failed');
     assert.match(noField.body.error, /999999/);

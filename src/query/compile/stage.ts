@@ -42,6 +42,8 @@ export interface StageColumn {
 }
 
 export interface CompileOptions {
+  /** The database the query runs on: every table it reads must be one of its tables. */
+  databaseId: number;
   dialect: SqlDialect;
   metadata: Metadata;
   clock: Clock;
@@ -108,12 +110,20 @@ export class StageCompiler {
 
   // ----- sources -------------------------------------------------------------------------------------------------
 
+  /** A table of the query's database (never one of another database's). */
+  private ownTable(id: number): TableMeta {
+    const table = this.options.metadata.table(id);
+    if (table.db_id !== this.options.databaseId) throw invalidQuery(`Table ${id} is not in database ${this.options.databaseId}.`);
+    return table;
+  }
+
   private tableQualifier(table: TableMeta): string[] {
     return table.schema && this.dialect.engine !== 'sqlite' ? [table.schema, table.name] : [table.name];
   }
 
   /** Field filters of native queries: fields of `table`, qualified as `qualifier` (the table's name or an alias). */
   useTable(table: TableMeta, qualifier?: string[]): this {
+    if (table.db_id !== this.options.databaseId) throw invalidQuery(`Table ${table.id} is not in database ${this.options.databaseId}.`);
     this.source = { kind: 'table', table, qualifier: qualifier ?? this.tableQualifier(table) };
     return this;
   }
@@ -122,7 +132,7 @@ export class StageCompiler {
     const q = this.query;
     const st = q['source-table'];
     if (typeof st === 'number') {
-      const table = this.options.metadata.table(st);
+      const table = this.ownTable(st);
       this.source = { kind: 'table', table, qualifier: this.tableQualifier(table) };
       this.from = { kind: 'table', table: this.dialect.table(this.dialect.engine === 'sqlite' ? null : table.schema, table.name), alias: null };
       return;
@@ -157,7 +167,7 @@ export class StageCompiler {
       let info: JoinInfo;
       let source: FromSource;
       if (typeof j['source-table'] === 'number') {
-        const table = this.options.metadata.table(j['source-table']);
+        const table = this.ownTable(j['source-table']);
         info = { alias, source: { kind: 'table', table, qualifier: [alias] }, join: j };
         source = { kind: 'table', table: this.dialect.table(this.dialect.engine === 'sqlite' ? null : table.schema, table.name), alias };
       } else if (j['source-query']) {
