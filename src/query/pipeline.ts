@@ -95,6 +95,8 @@ export interface PreparedQuery {
   params: unknown[];
   /** The SQL fragment, for embedding (card tags) and re-rendering (pretty, inline). */
   fragment: Sql;
+  /** The SELECT of an MBQL query (laid out again for `pretty` SQL); null for native queries. */
+  select: Select | null;
   /** Planned result columns (MBQL); null for native queries, whose columns come from the driver. */
   columns: StageColumn[] | null;
   columnsKnown: boolean;
@@ -277,6 +279,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   };
   const compiler = new Compiler(options, resolved, query.parameters ?? []);
   let fragment: Sql;
+  let select: Select | null = null;
   let columns: StageColumn[] | null = null;
   let columnsKnown = false;
   let hasAggregation = false;
@@ -299,7 +302,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     const own = ownLimit(query.query!);
     if (own !== null) maxRows = maxRows === null ? own : Math.min(maxRows, own);
     fragment = renderSelect(compiled.select, dialect, { pretty: false, indent: '' });
-    preparedSelects.set(fragment, compiled.select);
+    select = compiled.select;
   }
   const rendered = render(fragment, dialect);
   return {
@@ -313,6 +316,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     sql: rendered.sql,
     params: rendered.params,
     fragment,
+    select,
     columns,
     columnsKnown,
     hasAggregation,
@@ -324,12 +328,8 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   };
 }
 
-/** The SELECT behind an MBQL fragment, so `/api/dataset/native` can lay it out on several lines. */
-const preparedSelects = new WeakMap<Sql, Select>();
-
 /** The query's SQL for people to read: values inlined as escaped literals, optionally laid out (`pretty`). */
 export function displaySql(prepared: PreparedQuery, pretty: boolean): string {
-  const select = preparedSelects.get(prepared.fragment);
-  const fragment = select && pretty ? renderSelect(select, prepared.dialect, { pretty: true, indent: '' }) : prepared.fragment;
+  const fragment = prepared.select && pretty ? renderSelect(prepared.select, prepared.dialect, { pretty: true, indent: '' }) : prepared.fragment;
   return render(fragment, prepared.dialect, { inline: true }).sql;
 }

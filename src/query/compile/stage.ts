@@ -83,6 +83,8 @@ type SourceInfo =
 interface JoinInfo {
   alias: string;
   source: SourceInfo;
+  /** What the JOIN reads: the table or the compiled subquery. */
+  from: FromSource;
   /** For implicit joins: the FK field the join goes through. */
   fkFieldId?: number | string;
   join: Join;
@@ -165,15 +167,13 @@ export class StageCompiler {
     for (const j of this.query.joins ?? []) {
       const alias = j.alias ?? used.next(this.defaultJoinAlias(j));
       let info: JoinInfo;
-      let source: FromSource;
       if (typeof j['source-table'] === 'number') {
         const table = this.ownTable(j['source-table']);
-        info = { alias, source: { kind: 'table', table, qualifier: [alias] }, join: j };
-        source = { kind: 'table', table: this.dialect.table(this.dialect.engine === 'sqlite' ? null : table.schema, table.name), alias };
+        const from: FromSource = { kind: 'table', table: this.dialect.table(this.dialect.engine === 'sqlite' ? null : table.schema, table.name), alias };
+        info = { alias, source: { kind: 'table', table, qualifier: [alias] }, from, join: j };
       } else if (j['source-query']) {
         const sub = this.compileSubSource(j['source-query'], alias, j['source-metadata']);
-        info = { alias, source: sub.info, join: j };
-        source = sub.from;
+        info = { alias, source: sub.info, from: sub.from, join: j };
       } else throw invalidQuery(`Join ${alias} needs a source-table or a source-query.`);
       if (j['fk-field-id'] !== undefined) {
         info.fkFieldId = j['fk-field-id'] as number;
@@ -181,7 +181,6 @@ export class StageCompiler {
       }
       this.joins.set(alias, info);
       infos.push(info);
-      (info as JoinInfo & { from: FromSource }).from = source;
     }
     return infos;
   }
@@ -356,7 +355,7 @@ export class StageCompiler {
       base_type: type,
       effective_type: bucketedToNumber ? type : base?.effective_type ?? (field ? field.effective_type ?? field.base_type : type),
       semantic_type: bucketedToNumber ? null : base ? base.semantic_type : field?.semantic_type ?? null,
-      field_ref: this.outputRef(ref, r),
+      field_ref: ref,
       source,
       field,
       table_id: field?.table_id ?? null,
@@ -369,13 +368,6 @@ export class StageCompiler {
     if (r.sourceField !== undefined) col.source_field = r.sourceField;
     if (base?.overrides) col.overrides = base.overrides;
     return col;
-  }
-
-  /** The field_ref a result column carries: the ref as written, or for nested stages the source column's identity. */
-  private outputRef(ref: FieldRef, r: ResolvedField): unknown {
-    if (r.column && typeof ref[1] === 'string') return ref;
-    if (r.column && r.column.field && !r.column.expression_name && r.column.source !== 'aggregation') return ref;
-    return ref;
   }
 
   private expressionColumn(exprName: string, typed: Typed, source: 'fields' | 'breakout', name: string): StageColumn {
@@ -432,7 +424,7 @@ export class StageCompiler {
       const strategy = j.strategy ?? 'left-join';
       if (!this.dialect.supports(strategy)) throw unsupported(`${this.dialect.engine} does not support ${strategy}.`);
       if (!j.condition) throw invalidQuery(`Join ${info.alias} needs a condition.`);
-      select.joins.push({ keyword: this.dialect.joinKeyword(strategy), source: (info as JoinInfo & { from: FromSource }).from, on: this.exprs.condition(j.condition) });
+      select.joins.push({ keyword: this.dialect.joinKeyword(strategy), source: info.from, on: this.exprs.condition(j.condition) });
     }
     if (q.filter) select.where = this.exprs.condition(q.filter);
 
