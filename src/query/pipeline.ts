@@ -109,6 +109,17 @@ export interface PreparedQuery {
   cardIds: number[];
 }
 
+/** An IANA zone name Intl understands, or null. */
+function validZone(zone: string | null | undefined): string | null {
+  if (!zone) return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return null;
+  }
+}
+
 /** Stable JSON (sorted keys) for hashing. */
 function canonical(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
@@ -260,14 +271,17 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   const dimensionIds = nativeDimensionFieldIds(query, resolved);
   if (dimensionIds.length) await metadata.loadFields(dimensionIds);
   // compile
+  // One zone for everything temporal: "now", zoned columns seen locally, and how values are rendered — the report
+  // time zone where the engine can use it, else the database's own zone.
   const reportTimezone = settings.reportTimezone && dialect.supports('set-timezone') ? settings.reportTimezone : null;
+  const zone = reportTimezone ?? validZone(database.timezone) ?? 'UTC';
   const options: NativeCompileContext = {
     databaseId: database.id,
     dialect,
     metadata,
-    clock: makeClock(request.now ?? new Date(), reportTimezone, settings.startOfWeek),
+    clock: makeClock(request.now ?? new Date(), zone, settings.startOfWeek),
     startOfWeek: settings.startOfWeek,
-    reportTimezone,
+    timezone: zone,
     binning: { binsNum: settings.binsNum, binWidth: settings.binWidth },
     nativeSource: () => {
       throw new Error('replaced by Compiler');
@@ -322,7 +336,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     hasAggregation,
     maxRows,
     settings,
-    resultsTimezone: reportTimezone ?? database.timezone ?? 'UTC',
+    resultsTimezone: zone,
     hash: queryHash(normalized),
     cardIds: [...resolved.cards.keys()],
   };

@@ -290,7 +290,7 @@ export class ExpressionCompiler {
         return { sql: sql`${param(isoLocal(target.value, 'datetime'), 'datetime')}`, type: 'type/DateTime' };
       }
       case 'absolute-datetime': {
-        const parsed = typeof args[0] === 'string' ? parseTemporalLiteral(args[0], this.stage.options.reportTimezone) : null;
+        const parsed = typeof args[0] === 'string' ? parseTemporalLiteral(args[0], this.stage.options.timezone) : null;
         if (!parsed) throw invalidQuery(`Invalid absolute-datetime: ${JSON.stringify(args[0])}`);
         return { sql: sql`${param(isoLocal(parsed.value, 'datetime'), 'datetime')}`, type: 'type/DateTime' };
       }
@@ -496,7 +496,7 @@ export class ExpressionCompiler {
       case 'during': {
         const [f, value, unit] = args;
         const operand = this.operand(f);
-        const parsed = typeof value === 'string' ? parseTemporalLiteral(value, this.stage.options.reportTimezone) : null;
+        const parsed = typeof value === 'string' ? parseTemporalLiteral(value, this.stage.options.timezone) : null;
         if (!parsed) throw invalidQuery(`Invalid date for during: ${JSON.stringify(value)}`);
         return this.inWindow(operand, unitWindow(parsed.value, asUnit(unit), this.sow));
       }
@@ -562,7 +562,7 @@ export class ExpressionCompiler {
    */
   private temporalTarget(operand: Operand, value: unknown): { window: Window } | { exact: Sql } | null {
     if (!operand.temporal || operand.extraction) return null;
-    const zone = this.stage.options.reportTimezone;
+    const zone = this.stage.options.timezone;
     if (isTime(operand.baseType)) {
       if (typeof value === 'string') {
         const t = parseTimeLiteral(value);

@@ -48,7 +48,8 @@ export interface CompileOptions {
   metadata: Metadata;
   clock: Clock;
   startOfWeek: StartOfWeek;
-  reportTimezone: string | null;
+  /** The zone of temporal values: the report time zone, else the database's (see pipeline.ts). */
+  timezone: string;
   binning: BinningSettings;
   /** Native SQL of a native source (template tags substituted), as a fragment. */
   nativeSource: (source: NativeSource) => Sql;
@@ -271,7 +272,7 @@ export class StageCompiler {
   temporalOperand(expr: Sql, baseType: string, compare = false): Sql {
     const kind = temporalKind(baseType) ?? 'datetime';
     let e = expr;
-    if (isZoned(baseType) && this.dialect.supports('set-timezone')) e = this.dialect.atTimeZone(e, this.options.reportTimezone ?? 'UTC');
+    if (isZoned(baseType) && this.dialect.supports('set-timezone')) e = this.dialect.atTimeZone(e, this.options.timezone);
     return compare ? this.dialect.temporal(e, kind) : e;
   }
 
