@@ -173,3 +173,21 @@ describe('engine-specific values', () => {
     }
   });
 });
+
+describe('postgres', () => {
+  test('a column of a type outside the built-in list is described even with a pool of one connection', async () => {
+    const driver = driverFor('postgres');
+    const single = driver.open(driver.normalizeDetails(samples.details.postgres), { maxConnections: 1, dataDir: tmpdir() });
+    try {
+      // pg_sleep returns `void`, which the driver has to look up in pg_type while the only connection is busy.
+      const stream = await Promise.race([
+        single.execute('select pg_sleep(0) as slept, 1 as one', []),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('deadlocked')), 10_000)),
+      ]);
+      assert.deepEqual(stream.columns.map((c) => c.databaseType), ['void', 'int4']);
+      assert.deepEqual((await collectRows(stream)).map((r) => r[1]), [1]);
+    } finally {
+      await single.close();
+    }
+  });
+});

@@ -91,8 +91,17 @@ export class PostgresConnection implements DriverConnection {
   private async describeColumns(fields: Array<{ name: string; dataTypeID: number }>): Promise<ResultColumn[]> {
     const unknown = fields.map((f) => f.dataTypeID).filter((oid) => !OID_NAMES[oid] && !this.typeNames.has(oid));
     if (unknown.length) {
-      const rows = await this.query<[number, string, string]>('select oid::int, typname, typtype from pg_type where oid = any($1)', [unknown]);
-      for (const [oid, name, typtype] of rows) this.typeNames.set(Number(oid), { name, typtype });
+      // On its own short connection, not the pool: the caller holds a pooled connection with an open cursor, and
+      // with a pool of one, waiting for a second pooled connection would never end.
+      const lookup = new pg.Client({ ...this.clientConfig, types: undefined });
+      lookup.on('error', () => {});
+      try {
+        await lookup.connect();
+        const result = await lookup.query({ text: 'select oid::int, typname, typtype from pg_type where oid = any($1)', values: [unknown], rowMode: 'array' });
+        for (const [oid, name, typtype] of result.rows as Array<[number, string, string]>) this.typeNames.set(Number(oid), { name, typtype });
+      } finally {
+        await lookup.end().catch(() => {});
+      }
     }
     return fields.map((f) => {
       const known = OID_NAMES[f.dataTypeID];
