@@ -119,6 +119,8 @@ export interface Driver {
   readonly descriptor: EngineDescriptor;
   /** Metabase feature keywords (`nested-queries`, `expressions`, `regex`, `percentile-aggregations`, …). */
   readonly features: ReadonlySet<string>;
+  /** How many statements the engine really runs in parallel on one database, when fewer than its pool size. */
+  readonly maxConcurrency?: number;
   /** Engines without schemas (SQLite) report tables with a null schema. */
   readonly hasSchemas: boolean;
   /**

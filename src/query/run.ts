@@ -34,7 +34,7 @@ const BATCH = 500;
 
 const queues = new WeakMap<AppContext, Map<number, FairQueue>>();
 
-function queueOf(ctx: AppContext, databaseId: number, name: string): FairQueue {
+function queueOf(ctx: AppContext, databaseId: number, name: string, engineConcurrency: number | undefined): FairQueue {
   let map = queues.get(ctx);
   if (!map) {
     map = new Map();
@@ -42,7 +42,7 @@ function queueOf(ctx: AppContext, databaseId: number, name: string): FairQueue {
   }
   let q = map.get(databaseId);
   if (!q) {
-    const maxRunning = openOptions(ctx).maxConnections;
+    const maxRunning = Math.max(1, Math.min(openOptions(ctx).maxConnections, engineConcurrency ?? Infinity));
     const configured = Number(ctx.config.env.QUARRY_QUERY_QUEUE_LIMIT);
     const maxQueued = Number.isFinite(configured) && configured >= 0 ? configured : Math.max(100, maxRunning * 10);
     q = new FairQueue(`database "${name}"`, { maxRunning, maxQueued });
@@ -128,9 +128,9 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
   let stream: RowStream | null = null;
   let count = 0;
   try {
-    const queue = queueOf(ctx, prepared.database.id, prepared.database.name);
+    const { driver, connection } = connectionForRow(ctx, prepared.database);
+    const queue = queueOf(ctx, prepared.database.id, prepared.database.name, driver.maxConcurrency);
     release = await queue.acquire(String(request.caller?.user.id ?? 'anonymous'), signal);
-    const { connection } = connectionForRow(ctx, prepared.database);
     stream = await connection.execute(prepared.sql, prepared.params, { signal });
     const cols = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
     const convert = converters(cols, sink, prepared);

@@ -292,4 +292,17 @@ describe('fair queue', () => {
     assert.deepEqual(order, ['a2', 'b1', 'a3']);
     assert.deepEqual(q.stats, { running: 0, queued: 0 });
   });
+
+  test('a free slot goes to the waiting caller with the fewest queries running', async () => {
+    const q = new FairQueue('db', { maxRunning: 2, maxQueued: 10 });
+    const order: string[] = [];
+    const a1 = await q.acquire('a');
+    await q.acquire('a');
+    const a3 = q.acquire('a').then((r) => (order.push('a3'), r));
+    const b1 = q.acquire('b').then((r) => (order.push('b1'), r));
+    a1(); // a still has one running, b none: b goes first although a queued earlier
+    (await b1)();
+    (await a3)();
+    assert.deepEqual(order, ['b1', 'a3']);
+  });
 });

@@ -13,9 +13,9 @@ import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.j
 import { introspectSqlite } from './introspect.js';
 import { workerPool, SqliteStatementError, type SqliteWorker, type WorkerReply } from './workers.js';
 import type { ResourcePool } from '../shared/pool.js';
+import { SQLITE_MAX_WORKERS } from './limits.js';
 
 /** SQLite reads in parallel, but there is no gain in more threads than a small machine has cores. */
-const MAX_WORKERS = 4;
 
 function convert(value: unknown, kind: SqliteValueKind): unknown {
   if (value === null || value === undefined) return null;
@@ -90,7 +90,7 @@ export class SqliteConnection implements DriverConnection {
   private workers(): ResourcePool<SqliteWorker> {
     if (!this.pool) {
       const file = this.file ?? (this.db(), this.file!);
-      this.pool = workerPool(file, this.readOnly, Math.max(1, Math.min(this.options.maxConnections, MAX_WORKERS)));
+      this.pool = workerPool(file, this.readOnly, Math.max(1, Math.min(this.options.maxConnections, SQLITE_MAX_WORKERS)));
     }
     return this.pool;
   }

@@ -7,11 +7,15 @@ import { SQLITE_DETAILS } from './details.js';
 import { SQLITE_FEATURES } from './features.js';
 import { lazyConnection } from '../shared/lazy-connection.js';
 
+import { SQLITE_MAX_WORKERS } from './limits.js';
+
 export const sqliteDriver: Driver = {
   engine: 'sqlite',
   descriptor: engineDescriptors().sqlite,
   features: SQLITE_FEATURES,
   hasSchemas: false,
+  // Statements run in a small pool of worker processes (see ./connection.ts).
+  maxConcurrency: SQLITE_MAX_WORKERS,
   secretDetails: [],
   normalizeDetails: (details) => normalizeWith(SQLITE_DETAILS, details),
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).SqliteConnection(details, options)),

@@ -1,6 +1,7 @@
 // A per-database concurrency cap with a fair queue. At most `maxRunning` queries run on one database at once (its
-// pool size); the others wait in per-caller lines served round-robin, so one user firing a hundred queries can't
-// starve the next user's single one. When `maxQueued` are already waiting, a new query fails at once with a clear
+// pool size, or less when the engine can't run that many in parallel); the others wait in per-caller lines, and a
+// free slot goes to the waiting caller with the fewest queries running, so one user firing a hundred queries
+// can't starve the next user's single one. When `maxQueued` are already waiting, a new query fails at once with a clear
 // message instead of hanging.
 
 import { QueryError } from '../errors.js';
@@ -19,6 +20,8 @@ export interface QueueLimits {
 export class FairQueue {
   private running = 0;
   private queued = 0;
+  /** Queries running per caller key. */
+  private readonly runningBy = new Map<string, number>();
   /** Waiting callers, in the order they first queued; each with its own FIFO line. */
   private readonly lines = new Map<string, Waiter[]>();
 
@@ -35,8 +38,8 @@ export class FairQueue {
   acquire(key: string, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new QueryError('client', 'Query cancelled.'));
     if (this.running < this.limits.maxRunning && this.queued === 0) {
-      this.running += 1;
-      return Promise.resolve(this.releaser());
+      this.start(key);
+      return Promise.resolve(this.releaser(key));
     }
     if (this.queued >= this.limits.maxQueued) {
       return Promise.reject(
@@ -71,38 +74,44 @@ export class FairQueue {
     });
   }
 
-  private releaser(): () => void {
+  private start(key: string): void {
+    this.running += 1;
+    this.runningBy.set(key, (this.runningBy.get(key) ?? 0) + 1);
+  }
+
+  private releaser(key: string): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running -= 1;
+      const left = (this.runningBy.get(key) ?? 1) - 1;
+      if (left > 0) this.runningBy.set(key, left);
+      else this.runningBy.delete(key);
       this.dispatch();
     };
   }
 
-  /** Hands free slots to the next caller in round-robin order. */
+  /** Hands free slots to waiting callers, fewest running first (ties: who has waited longest). */
   private dispatch(): void {
     while (this.running < this.limits.maxRunning && this.queued > 0) {
-      const [key, line] = this.lines.entries().next().value as [string, Waiter[]];
+      let chosen: string | null = null;
+      let fewest = Infinity;
+      for (const key of this.lines.keys()) {
+        const running = this.runningBy.get(key) ?? 0;
+        if (running < fewest) {
+          fewest = running;
+          chosen = key;
+        }
+      }
+      const line = this.lines.get(chosen!)!;
       const waiter = line.shift()!;
-      this.lines.delete(key);
-      if (line.length) this.lines.set(key, line); // to the back of the round
+      this.lines.delete(chosen!);
+      if (line.length) this.lines.set(chosen!, line); // to the back of the round
       this.queued -= 1;
-      this.running += 1;
+      this.start(chosen!);
       waiter.cleanup();
-      waiter.resolve(this.releaser());
+      waiter.resolve(this.releaser(chosen!));
     }
   }
-}
-
-const queues = new Map<string, FairQueue>();
-
-export function queueFor(key: string, name: string, limits: QueueLimits): FairQueue {
-  let q = queues.get(key);
-  if (!q) {
-    q = new FairQueue(name, limits);
-    queues.set(key, q);
-  }
-  return q;
 }
