@@ -2,6 +2,7 @@
 // a table (query_metadata, also for saved questions as `card__<id>`), FKs, related tables, field order, and
 // per-table value maintenance.
 
+import { recordView } from '../activity/views.js';
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { notFound } from '../http/errors.js';
@@ -12,6 +13,7 @@ import { virtualTableMetadata } from '../databases/saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
 import { scanFieldValues } from '../sync/field-values.js';
 import { connectionFor } from '../databases/connections.js';
+import { checkTableVisible } from '../databases/access.js';
 
 const id = { id: s.posInt() };
 const flag = () => s.maybe(s.boolstr());
@@ -28,7 +30,11 @@ const tableBody = {
 
 export function tableRoutes(r: Routes) {
   r.get('/api/table', {}, ({ ctx, caller }) => listTables(ctx, caller));
-  r.get('/api/table/:id', { params: id, query: { include_editable_data_model: flag() } }, ({ ctx, caller, params }) => getTable(ctx, caller, params.id));
+  r.get('/api/table/:id', { params: id, query: { include_editable_data_model: flag() } }, async ({ ctx, caller, params }) => {
+    const table = await getTable(ctx, caller, params.id);
+    await recordView(ctx, caller, 'table', params.id); // tables appear in recents and popular items
+    return table;
+  });
 
   r.put('/api/table/:id', { auth: 'admin', params: id, body: tableBody }, async ({ ctx, caller, params, body, bodyKeys }) => {
     await updateTables(ctx, [params.id], body, bodyKeys);
@@ -50,11 +56,11 @@ export function tableRoutes(r: Routes) {
     if (!table) throw notFound();
     return table;
   });
-  r.get('/api/table/:id/fks', { params: id }, async ({ ctx, params }) => {
-    await tableOr404(ctx, params.id);
+  r.get('/api/table/:id/fks', { params: id }, async ({ ctx, caller, params }) => {
+    await checkTableVisible(ctx, caller, await tableOr404(ctx, params.id));
     return foreignKeysInto(ctx, params.id);
   });
-  r.get('/api/table/:id/related', { params: id }, ({ ctx, params }) => relatedToTable(ctx, params.id));
+  r.get('/api/table/:id/related', { params: id }, ({ ctx, caller, params }) => relatedToTable(ctx, caller, params.id));
 
   r.put('/api/table/:id/fields/order', { auth: 'admin', params: id }, ({ ctx, params, request }) => {
     const order = Array.isArray(request.body) ? request.body : [];

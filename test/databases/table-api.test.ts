@@ -37,6 +37,12 @@ forEachAppDb('/api/table', (server) => {
     assert.equal((await server().anon.get('/api/table')).status, 401);
   });
 
+  test('a table read shows up in the recent views of the reader', async () => {
+    await user.get(`/api/table/${t('PRODUCTS')}`);
+    const views = (await user.get('/api/activity/recent_views')).body.recent_views;
+    assert.ok(views.some((v: any) => v.model === 'table' && v.id === t('PRODUCTS')), JSON.stringify(views));
+  });
+
   test('query_metadata: fields with targets, dimension options, FKs', async () => {
     const response = await user.get(`/api/table/${t('ORDERS')}/query_metadata`);
     assert.equal(response.status, 200);
