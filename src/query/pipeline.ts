@@ -110,14 +110,22 @@ export interface PreparedQuery {
 }
 
 /** An IANA zone name Intl understands, or null. */
+const zoneValidity = new Map<string, boolean>();
+
+/** The zone if the runtime knows it (checked once per zone: building a formatter costs more than the query's SQL). */
 function validZone(zone: string | null | undefined): string | null {
   if (!zone) return null;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone;
-  } catch {
-    return null;
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    zoneValidity.set(zone, valid);
   }
+  return valid ? zone : null;
 }
 
 /** Stable JSON (sorted keys) for hashing. */
@@ -241,13 +249,18 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   const resolved = await resolveQuery(ctx, normalized);
   const database = await loadDatabaseRow(ctx, resolved.databaseId);
   if (!database) throw notFound();
-  // authorize
+  // authorize (a limited download comes back as a row cap)
+  let accessRowCap: number | null = null;
   if (!request.skipPermissionCheck) {
-    await checkQueryAllowed(ctx, request.caller, {
+    const grant = await checkQueryAllowed(ctx, request.caller, {
       databaseId: database.id,
       native: normalized.type === 'native',
       cards: [...resolved.cards.values()],
+      query: resolved.query,
+      cardId: request.cardId ?? null,
+      exportFormat: request.exportFormat ?? null,
     });
+    accessRowCap = grant.maxRows;
   }
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
@@ -318,6 +331,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     fragment = renderSelect(compiled.select, dialect, { pretty: false, indent: '' });
     select = compiled.select;
   }
+  if (accessRowCap !== null) maxRows = maxRows === null ? accessRowCap : Math.min(maxRows, accessRowCap);
   const rendered = render(fragment, dialect);
   return {
     request,
