@@ -2,33 +2,43 @@
 
 import { registerCurrentUserExtra } from '../users/current-user-extras.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { bool } from '../appdb/portable.js';
 
 registerCurrentUserExtra(async (ctx, caller) => {
   const access = await collectionAccess(ctx, caller);
-  const [question, dashboard, model] = await Promise.all([
-    ctx.db
-      .selectFrom('report_card')
-      .select('id')
-      .where('archived', '=', false)
-      .where('type', '=', 'question')
-      .where((eb) => access.filter(eb, 'report_card.collection_id'))
-      .limit(1)
-      .executeTakeFirst(),
-    ctx.db
-      .selectFrom('report_dashboard')
-      .select('id')
-      .where('archived', '=', false)
-      .where((eb) => access.filter(eb, 'report_dashboard.collection_id'))
-      .limit(1)
-      .executeTakeFirst(),
-    ctx.db
-      .selectFrom('report_card')
-      .select('id')
-      .where('archived', '=', false)
-      .where('type', '=', 'model')
-      .where((eb) => access.filter(eb, 'report_card.collection_id'))
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
-  return { has_question_and_dashboard: Boolean(question && dashboard), has_model: Boolean(model) };
+  // One round trip: this runs on every page load.
+  const row = await ctx.db
+    .selectNoFrom((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('report_card')
+            .select('report_card.id')
+            .where('report_card.archived', '=', false)
+            .where('report_card.type', '=', 'question')
+            .where((w) => access.filter(w, 'report_card.collection_id')),
+        )
+        .as('has_question'),
+      eb
+        .exists(
+          eb
+            .selectFrom('report_dashboard')
+            .select('report_dashboard.id')
+            .where('report_dashboard.archived', '=', false)
+            .where((w) => access.filter(w, 'report_dashboard.collection_id')),
+        )
+        .as('has_dashboard'),
+      eb
+        .exists(
+          eb
+            .selectFrom('report_card')
+            .select('report_card.id')
+            .where('report_card.archived', '=', false)
+            .where('report_card.type', '=', 'model')
+            .where((w) => access.filter(w, 'report_card.collection_id')),
+        )
+        .as('has_model'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { has_question_and_dashboard: bool(row.has_question) && bool(row.has_dashboard), has_model: bool(row.has_model) };
 });

@@ -269,6 +269,8 @@ forEachAppDb('cards', (server) => {
     assert.equal((await admin.get(`/api/card/${card.id}`, { query: { ignore_view: 'true' } })).body.view_count, 1);
     await createCard(client, data, { type: 'model' });
     assert.equal((await client.get('/api/user/current')).body.has_model, true);
+    assert.equal((await client.post('/api/dashboard', { name: 'Mine' })).status, 200);
+    assert.equal((await client.get('/api/user/current')).body.has_question_and_dashboard, true);
   });
 
   test('revisions: history with descriptions, diff and revert round trip', async () => {
