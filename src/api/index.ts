@@ -27,6 +27,7 @@ import { tableRoutes } from './table.js';
 import { dashboardRoutes } from './dashboard.js';
 import { datasetRoutes } from './dataset.js';
 import { startDatabaseServices } from '../databases/startup.js';
+import { permissionsGraphRoutes } from './permissions-graph.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -52,6 +53,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   tableRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
+  permissionsGraphRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
 }

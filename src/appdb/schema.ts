@@ -13,6 +13,7 @@ import type { TimelineTables } from '../timelines/tables.js';
 import type { ActivityTables } from '../activity/tables.js';
 import type { BookmarkTables } from '../bookmarks/tables.js';
 import type { QueryTables } from '../query/executions/tables.js';
+import type { DataPermissionTables } from '../permissions/data-tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -20,3 +21,5 @@ export interface DB extends CardTables, DashboardTables, CollectionPermissionTab
 export interface DB extends SnippetTables, TimelineTables, ActivityTables, BookmarkTables {}
 // The query engine's execution log (issue 4).
 export interface DB extends QueryTables {}
+// Data permissions and their graph revisions (issue 7).
+export interface DB extends DataPermissionTables {}

@@ -4,10 +4,11 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { ApiError, forbidden } from '../http/errors.js';
+import { forbidden } from '../http/errors.js';
 import { bool, parseJson } from '../appdb/portable.js';
-import { checkQueryAllowed } from '../permissions/query.js';
+import { canRunQueries, type QueryAccessRequest } from '../permissions/query.js';
 import type { SavedCard } from '../query/sources.js';
+import { normalizeQuery, type DatasetQuery } from '../query/index.js';
 import { queryInfo, referencedCardIds, SAVED_QUESTIONS_DB_ID } from './query-info.js';
 import type { CardRow } from './store.js';
 
@@ -38,23 +39,33 @@ async function savedCards(ctx: AppContext, ids: number[]): Promise<Map<number, S
   );
 }
 
-async function allowed(ctx: AppContext, caller: Caller, datasetQuery: Record<string, unknown>, known: Map<number, SavedCard>): Promise<boolean> {
+/** What the permission check needs to know about running `datasetQuery` ad hoc; null when it reads no database. */
+function accessRequest(datasetQuery: Record<string, unknown>, known: Map<number, SavedCard>): QueryAccessRequest | null {
   const cards = sourceIds(datasetQuery).map((id) => known.get(id)).filter((c): c is SavedCard => c !== undefined);
   let databaseId = queryInfo(datasetQuery).databaseId;
   if (databaseId === null || databaseId === SAVED_QUESTIONS_DB_ID) databaseId = cards[0]?.database_id ?? null;
-  if (databaseId === null) return true;
+  if (databaseId === null) return null;
+  let query: DatasetQuery | undefined;
   try {
-    await checkQueryAllowed(ctx, caller, { databaseId, native: datasetQuery.type === 'native', cards });
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 403 || error.status === 401)) return false;
-    throw error;
+    query = normalizeQuery(datasetQuery);
+  } catch {
+    query = undefined; // the engine reports what is wrong with it; permissions judge what can be read
   }
+  return { databaseId, native: datasetQuery.type === 'native', cards, query };
+}
+
+async function allowed(ctx: AppContext, caller: Caller, queries: Record<string, unknown>[]): Promise<boolean[]> {
+  const known = await savedCards(ctx, queries.flatMap(sourceIds));
+  const requests = queries.map((q) => accessRequest(q, known));
+  const checked = requests.filter((r): r is QueryAccessRequest => r !== null);
+  const answers = await canRunQueries(ctx, caller, checked);
+  let next = 0;
+  return requests.map((r) => (r === null ? true : answers[next++]));
 }
 
 export async function canQuery(ctx: AppContext, caller: Caller, datasetQuery: Record<string, unknown>): Promise<boolean> {
   if (caller.isSuperuser) return true;
-  return allowed(ctx, caller, datasetQuery, await savedCards(ctx, sourceIds(datasetQuery)));
+  return (await allowed(ctx, caller, [datasetQuery]))[0];
 }
 
 /** 403 unless the caller may run `datasetQuery` ad hoc (needed to save it as a card). */
@@ -65,7 +76,5 @@ export async function checkCanQuery(ctx: AppContext, caller: Caller, datasetQuer
 /** `can_run_adhoc_query` of many cards, with their source cards loaded in one query. */
 export async function canRunAdhocQueries(ctx: AppContext, caller: Caller, rows: CardRow[]): Promise<boolean[]> {
   if (caller.isSuperuser) return rows.map(() => true);
-  const queries = rows.map((row) => parseJson<Record<string, unknown>>(row.dataset_query, {}));
-  const known = await savedCards(ctx, queries.flatMap(sourceIds));
-  return Promise.all(queries.map((q) => allowed(ctx, caller, q, known)));
+  return allowed(ctx, caller, rows.map((row) => parseJson<Record<string, unknown>>(row.dataset_query, {})));
 }

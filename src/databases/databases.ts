@@ -1,6 +1,6 @@
 // Connected databases: listing, reading, adding, changing and removing them, plus the maintenance switches
-// (dismiss the sync spinner, model persistence, discard values). Reads are open to every signed-in user for now
-// (data permissions come later); writes are for admins, which the routes enforce.
+// (dismiss the sync spinner, model persistence, discard values). Reads show only what the caller's data permissions
+// let them see (./access.ts); writes are for admins, which the routes enforce.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
@@ -19,6 +19,8 @@ import { driverOrFail, testConnection } from './connection-test.js';
 import { savedQuestionsDatabase } from './saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
 import { reloadSchedules } from '../sync/scheduler.js';
+import { grantNewDatabasePermissions } from '../permissions/data-store.js';
+import { checkDatabaseVisible, dataAccess, visibleTablesOf } from './access.js';
 
 export const CACHE_TTL_MESSAGE = 'The cache TTL database setting is only enabled if you have a premium token with the advanced-config feature.';
 
@@ -46,16 +48,21 @@ export interface ListOptions {
   saved: boolean;
   excludeUneditableDetails: boolean;
   includeOnlyUploadable: boolean;
+  /** Only databases whose table metadata the caller may edit. */
+  includeEditableDataModel?: boolean;
 }
 
+/** The databases the caller may see (data permissions), by name. */
 export async function listDatabases(ctx: AppContext, caller: Caller, options: ListOptions) {
+  const access = await dataAccess(ctx, caller);
   let rows = await ctx.db.selectFrom('metabase_database').selectAll().where('is_audit', '=', false).orderBy('name').orderBy('id').execute();
   rows = rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
-  if (options.excludeUneditableDetails && !caller.isSuperuser) rows = [];
+  rows = rows.filter((r) => (options.includeEditableDataModel ? access.canManageMetadata(r.id) : access.canSeeDatabase(r.id)));
+  if (options.excludeUneditableDetails) rows = rows.filter((r) => access.canManageDatabase(r.id));
   if (options.includeOnlyUploadable) rows = rows.filter((r) => bool(r.uploads_enabled));
-  const data: Record<string, unknown>[] = rows.map((r) => databaseJson(ctx, r, caller));
+  const data: Record<string, unknown>[] = rows.map((r) => databaseJson(ctx, r, caller, access));
   if (options.includeTables) {
-    const tables = await visibleTables(ctx, rows.map((r) => r.id));
+    const tables = visibleTablesOf(access, await visibleTables(ctx, rows.map((r) => r.id)));
     for (const db of data) db.tables = tables.filter((t) => t.db_id === db.id).map(tableJson);
   }
   if (options.saved) {
@@ -67,9 +74,10 @@ export async function listDatabases(ctx: AppContext, caller: Caller, options: Li
 
 export async function getDatabase(ctx: AppContext, caller: Caller, id: number, include: 'tables' | 'tables.fields' | null) {
   const row = await databaseOr404(ctx, id);
-  const json = databaseJson(ctx, row, caller);
+  const access = await checkDatabaseVisible(ctx, caller, id);
+  const json = databaseJson(ctx, row, caller, access);
   if (include) {
-    const tables = await visibleTables(ctx, [row.id]);
+    const tables = visibleTablesOf(access, await visibleTables(ctx, [row.id]));
     const tablesJson = tables.map(tableJson);
     if (include === 'tables.fields' && tables.length) {
       const fields = await ctx.db
@@ -156,6 +164,7 @@ export async function createDatabase(ctx: AppContext, caller: Caller | null, inp
     created_at: now,
     updated_at: now,
   });
+  await grantNewDatabasePermissions(ctx, id);
   triggerSync(ctx, id, 'full');
   await reloadSchedules(ctx);
   return databaseJson(ctx, await databaseOr404(ctx, id), caller);

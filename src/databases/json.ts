@@ -10,10 +10,15 @@ import { maskDetails, readDetails } from './details.js';
 import { cronToSchedule } from './schedules.js';
 import { effectiveHasFieldValues } from './field-values.js';
 import type { DimensionRow } from './dimensions.js';
+import type { DataAccess } from '../permissions/data-access.js';
 
-export function databaseJson(ctx: AppContext, row: DatabaseRow, caller: Caller | null): Record<string, unknown> {
+/**
+ * A database as the API shows it. With the caller's data permissions (`access`), `native_permissions`,
+ * `can-manage` and the connection details follow them; without, only admins manage.
+ */
+export function databaseJson(ctx: AppContext, row: DatabaseRow, caller: Caller | null, access?: DataAccess | null): Record<string, unknown> {
   const driver = findDriver(row.engine);
-  const canManage = Boolean(caller?.isSuperuser);
+  const canManage = Boolean(caller?.isSuperuser) || Boolean(access?.canManageDatabase(row.id));
   const settings = parseJson<Record<string, unknown> | null>(row.settings, null);
   const features = driver ? [...driver.features] : [];
   if (settings?.['persist-models-enabled']) features.push('persist-models-enabled');
@@ -24,7 +29,7 @@ export function databaseJson(ctx: AppContext, row: DatabaseRow, caller: Caller |
     description: row.description,
     engine: row.engine,
     features: features.sort(),
-    native_permissions: 'write',
+    native_permissions: !access || access.canNative(row.id) ? 'write' : 'none',
     is_sample: bool(row.is_sample),
     is_full_sync: bool(row.is_full_sync),
     is_on_demand: bool(row.is_on_demand),

@@ -13,6 +13,7 @@ import type { DatabaseRow } from '../databases/database-row.js';
 import { readDetails, writeDetails } from '../databases/details.js';
 import { closeConnection, loadDatabaseRow } from '../databases/connections.js';
 import { runSync } from '../sync/runner.js';
+import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { writeSqliteSample } from './load.js';
 import { SAMPLE_CAVEATS, SAMPLE_DESCRIPTION, SAMPLE_POINTS_OF_INTEREST, applySampleMetadata } from './metadata.js';
 
@@ -104,6 +105,7 @@ async function registerSample(ctx: AppContext): Promise<{ id: number; created: b
     created_at: now,
     updated_at: now,
   });
+  await grantNewDatabasePermissions(ctx, id);
   return { id, created: true };
 }
 
