@@ -1,6 +1,6 @@
 // /api/database: connected databases and their metadata, the Saved Questions virtual database (-1337), the
-// sample database, and sync/scan triggers. Superuser-only where Metabase reserves it; reads are open to every
-// signed-in user until data permissions arrive.
+// sample database, and sync/scan triggers. Superuser-only where Metabase reserves it; reads follow the caller's data
+// permissions (src/databases/access.ts).
 
 import type { Routes } from '../http/route.js';
 import { Respond } from '../http/route.js';
@@ -17,6 +17,8 @@ import { virtualMetadata, virtualSchemaTables, virtualSchemas } from '../databas
 import { databaseJson } from '../databases/json.js';
 import { restoreSampleDatabase } from '../sample/sample-database.js';
 import { triggerSync } from '../sync/runner.js';
+import { forbidden } from '../http/errors.js';
+import { checkDatabaseVisible, dataAccess } from '../databases/access.js';
 
 const id = { id: s.posInt() };
 const flag = () => s.maybe(s.boolstr());
@@ -41,6 +43,7 @@ export function databaseRoutes(r: Routes) {
         saved: query.saved === true,
         excludeUneditableDetails: query.exclude_uneditable_details === true,
         includeOnlyUploadable: query.include_only_uploadable === true,
+        includeEditableDataModel: query.include_editable_data_model === true,
       }),
   );
 
@@ -57,26 +60,31 @@ export function databaseRoutes(r: Routes) {
       databaseMetadata(ctx, caller, params.id, { includeHidden: query.include_hidden === true, removeInactive: query.remove_inactive === true, skipFields: query.skip_fields === true }),
   );
 
-  r.get('/api/database/:id/schemas', { params: id, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, params, query }) =>
-    listSchemas(ctx, params.id, query.include_hidden === true),
+  r.get('/api/database/:id/schemas', { params: id, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, caller, params, query }) =>
+    listSchemas(ctx, caller, params.id, query.include_hidden === true),
   );
-  r.get('/api/database/:id/schema', { params: id, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, params, query }) =>
-    schemaTables(ctx, params.id, '', query.include_hidden === true),
+  r.get('/api/database/:id/schema', { params: id, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, caller, params, query }) =>
+    schemaTables(ctx, caller, params.id, '', query.include_hidden === true),
   );
-  r.get('/api/database/:id/schema/:schema', { params: { ...id, schema: s.str() }, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, params, query }) =>
-    schemaTables(ctx, params.id, params.schema, query.include_hidden === true),
+  r.get('/api/database/:id/schema/:schema', { params: { ...id, schema: s.str() }, query: { include_editable_data_model: flag(), include_hidden: flag() } }, ({ ctx, caller, params, query }) =>
+    schemaTables(ctx, caller, params.id, params.schema, query.include_hidden === true),
   );
-  r.get('/api/database/:id/syncable_schemas', { params: id }, ({ ctx, params }) => syncableSchemas(ctx, params.id));
-  r.get('/api/database/:id/fields', { params: id }, ({ ctx, params }) => databaseFields(ctx, params.id));
-  r.get('/api/database/:id/idfields', { params: id, query: { include_editable_data_model: flag() } }, ({ ctx, params }) => idFields(ctx, params.id));
-  r.get('/api/database/:id/autocomplete_suggestions', { params: id, query: { prefix: s.maybe(s.nbstr()), substring: s.maybe(s.nbstr()) } }, ({ ctx, params, query }) =>
-    autocomplete(ctx, params.id, query.prefix, query.substring),
+  r.get('/api/database/:id/syncable_schemas', { params: id }, async ({ ctx, caller, params }) => {
+    await databaseOr404(ctx, params.id);
+    if (!(await dataAccess(ctx, caller)).canManageDatabase(params.id)) throw forbidden();
+    return syncableSchemas(ctx, params.id);
+  });
+  r.get('/api/database/:id/fields', { params: id }, ({ ctx, caller, params }) => databaseFields(ctx, caller, params.id));
+  r.get('/api/database/:id/idfields', { params: id, query: { include_editable_data_model: flag() } }, ({ ctx, caller, params }) => idFields(ctx, caller, params.id));
+  r.get('/api/database/:id/autocomplete_suggestions', { params: id, query: { prefix: s.maybe(s.nbstr()), substring: s.maybe(s.nbstr()) } }, ({ ctx, caller, params, query }) =>
+    autocomplete(ctx, caller, params.id, query.prefix, query.substring),
   );
   r.get(
     '/api/database/:id/card_autocomplete_suggestions',
     { params: id, query: { query: s.nbstr(), include_dashboard_questions: flag() } },
     async ({ ctx, caller, params, query }) => {
       await databaseOr404(ctx, params.id);
+      await checkDatabaseVisible(ctx, caller, params.id);
       return cardAutocomplete(ctx, caller, params.id, query.query, query.include_dashboard_questions === true);
     },
   );

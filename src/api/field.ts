@@ -1,5 +1,5 @@
 // /api/field: a field's metadata, values (with human-readable remappings), value search and lookups,
-// remappings (dimensions) and summary. Edits are admin-only; reads are open to signed-in users for now.
+// remappings (dimensions) and summary. Edits are admin-only; reads need query access to the field's table.
 
 import type { Routes } from '../http/route.js';
 import { parseParams, s } from '../http/schema.js';
@@ -8,6 +8,7 @@ import {
   discardFieldValues, fieldSummary, getField, getFieldValues, relatedToField, remappedValue, removeDimension, rescanField, searchFieldValues,
   setDimension, setFieldValues, updateField,
 } from '../databases/field-metadata.js';
+import { checkFieldsVisible } from '../databases/access.js';
 
 const id = { id: s.posInt() };
 const SEMANTIC_MESSAGE = 'value must be a valid field semantic or relation type.';
@@ -39,9 +40,18 @@ export function fieldRoutes(r: Routes) {
     ({ ctx, caller, params, body, bodyKeys }) => updateField(ctx, caller, params.id, body, bodyKeys),
   );
 
-  r.get('/api/field/:id/related', { params: id }, ({ ctx, params }) => relatedToField(ctx, params.id));
-  r.get('/api/field/:id/summary', { params: id }, ({ ctx, params }) => fieldSummary(ctx, params.id));
-  r.get('/api/field/:id/values', { params: id }, ({ ctx, params }) => getFieldValues(ctx, params.id));
+  r.get('/api/field/:id/related', { params: id }, async ({ ctx, caller, params }) => {
+    await checkFieldsVisible(ctx, caller, [params.id]);
+    return relatedToField(ctx, params.id);
+  });
+  r.get('/api/field/:id/summary', { params: id }, async ({ ctx, caller, params }) => {
+    await checkFieldsVisible(ctx, caller, [params.id]);
+    return fieldSummary(ctx, params.id);
+  });
+  r.get('/api/field/:id/values', { params: id }, async ({ ctx, caller, params }) => {
+    await checkFieldsVisible(ctx, caller, [params.id]);
+    return getFieldValues(ctx, params.id);
+  });
   r.post('/api/field/:id/values', { auth: 'admin', params: id, body: { values: s.optional(s.any()), 'value-pairs': s.optional(s.any()) } }, ({ ctx, params, body }) =>
     setFieldValues(ctx, params.id, body.values ?? body['value-pairs']),
   );
@@ -79,10 +89,12 @@ export function fieldRoutes(r: Routes) {
     await removeDimension(ctx, params.id);
   });
 
-  r.get('/api/field/:id/search/:search-id', { params: { ...id, 'search-id': s.posInt() }, query: { value: s.nbstr(), limit: s.maybe(s.posInt()) } }, ({ ctx, params, query }) =>
-    searchFieldValues(ctx, params.id, params['search-id'], query.value, query.limit ?? 100),
-  );
-  r.get('/api/field/:id/remapping/:remapped-id', { params: { ...id, 'remapped-id': s.posInt() }, query: { value: s.nbstr() } }, ({ ctx, params, query }) =>
-    remappedValue(ctx, params.id, params['remapped-id'], query.value),
-  );
+  r.get('/api/field/:id/search/:search-id', { params: { ...id, 'search-id': s.posInt() }, query: { value: s.nbstr(), limit: s.maybe(s.posInt()) } }, async ({ ctx, caller, params, query }) => {
+    await checkFieldsVisible(ctx, caller, [params.id, params['search-id']]);
+    return searchFieldValues(ctx, params.id, params['search-id'], query.value, query.limit ?? 100);
+  });
+  r.get('/api/field/:id/remapping/:remapped-id', { params: { ...id, 'remapped-id': s.posInt() }, query: { value: s.nbstr() } }, async ({ ctx, caller, params, query }) => {
+    await checkFieldsVisible(ctx, caller, [params.id, params['remapped-id']]);
+    return remappedValue(ctx, params.id, params['remapped-id'], query.value);
+  });
 }

@@ -17,6 +17,7 @@ import { withAdminEdits } from '../sync/admin-edits.js';
 import { countsSql, likePrefix, lookupSql, prefixSearchSql } from '../sync/sql.js';
 import { scanField } from '../sync/field-values.js';
 import { triggerSync } from '../sync/runner.js';
+import { checkTableVisible } from './access.js';
 
 const LOOKUP_TIMEOUT_MS = 60_000;
 
@@ -34,9 +35,10 @@ async function tableOf(ctx: AppContext, field: FieldRow): Promise<TableRow> {
 export async function getField(ctx: AppContext, caller: Caller, id: number) {
   const field = await fieldOr404(ctx, id);
   const table = await tableOf(ctx, field);
+  const access = await checkTableVisible(ctx, caller, table);
   const database = await ctx.db.selectFrom('metabase_database').selectAll().where('id', '=', table.db_id).executeTakeFirstOrThrow();
   const [json] = await hydrateFields(ctx, [field], { target: true, dimensions: true, nameField: true });
-  return { ...json, table: { ...tableJson(table), db: databaseJson(ctx, database, caller) } };
+  return { ...json, table: { ...tableJson(table), db: databaseJson(ctx, database, caller, access) } };
 }
 
 export interface FieldInput {

@@ -3,12 +3,13 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, forbidden } from '../http/errors.js';
 import type { FieldRow, TableRow } from './database-row.js';
 import { databaseJson, tableJson } from './json.js';
 import { hydrateFields } from './hydrate.js';
 import { databaseOr404 } from './databases.js';
 import { connectionFor } from './connections.js';
+import { checkDatabaseVisible, visibleTablesOf } from './access.js';
 
 export interface MetadataOptions {
   includeHidden: boolean;
@@ -40,8 +41,9 @@ async function fieldsOf(ctx: AppContext, tableIds: number[], includeHidden: bool
 /** GET /api/database/:id/metadata: the database with its tables, their fields and list values. */
 export async function databaseMetadata(ctx: AppContext, caller: Caller, id: number, options: MetadataOptions) {
   const row = await databaseOr404(ctx, id);
-  const json = databaseJson(ctx, row, caller);
-  const tables = await tablesOf(ctx, id, options.includeHidden);
+  const access = await checkDatabaseVisible(ctx, caller, id);
+  const json = databaseJson(ctx, row, caller, access);
+  const tables = visibleTablesOf(access, await tablesOf(ctx, id, options.includeHidden));
   const tablesJson = tables.map(tableJson);
   if (!options.skipFields) {
     const fields = await fieldsOf(ctx, tables.map((t) => t.id), options.includeHidden);
@@ -57,16 +59,21 @@ export async function databaseMetadata(ctx: AppContext, caller: Caller, id: numb
 }
 
 /** Schema names shown for a database: a table without a schema counts as the schema "". */
-export async function listSchemas(ctx: AppContext, id: number, includeHidden: boolean): Promise<string[]> {
+export async function listSchemas(ctx: AppContext, caller: Caller, id: number, includeHidden: boolean): Promise<string[]> {
   await databaseOr404(ctx, id);
-  const tables = await tablesOf(ctx, id, includeHidden);
+  const access = await checkDatabaseVisible(ctx, caller, id);
+  const tables = visibleTablesOf(access, await tablesOf(ctx, id, includeHidden));
   return [...new Set(tables.map((t) => t.schema ?? ''))].sort();
 }
 
-export async function schemaTables(ctx: AppContext, id: number, schema: string, includeHidden: boolean) {
+/** The tables of one schema the caller may see; a schema whose tables are all out of reach is a 403. */
+export async function schemaTables(ctx: AppContext, caller: Caller, id: number, schema: string, includeHidden: boolean) {
   await databaseOr404(ctx, id);
-  const tables = await tablesOf(ctx, id, includeHidden);
-  return tables.filter((t) => (t.schema ?? '') === schema).map(tableJson);
+  const access = await checkDatabaseVisible(ctx, caller, id);
+  const inSchema = (await tablesOf(ctx, id, includeHidden)).filter((t) => (t.schema ?? '') === schema);
+  const visible = visibleTablesOf(access, inSchema);
+  if (inSchema.length && !visible.length) throw forbidden();
+  return visible.map(tableJson);
 }
 
 export async function syncableSchemas(ctx: AppContext, id: number): Promise<string[]> {
@@ -74,12 +81,13 @@ export async function syncableSchemas(ctx: AppContext, id: number): Promise<stri
   return (await connection.schemas()).sort();
 }
 
-export async function databaseFields(ctx: AppContext, id: number) {
+export async function databaseFields(ctx: AppContext, caller: Caller, id: number) {
   await databaseOr404(ctx, id);
+  const access = await checkDatabaseVisible(ctx, caller, id);
   const rows = await ctx.db
     .selectFrom('metabase_field as f')
     .innerJoin('metabase_table as t', 't.id', 'f.table_id')
-    .select(['f.id', 'f.name', 'f.display_name', 'f.base_type', 'f.semantic_type', 't.name as table_name', 't.schema'])
+    .select(['f.id', 'f.name', 'f.display_name', 'f.base_type', 'f.semantic_type', 't.name as table_name', 't.schema', 't.id as table_id', 't.db_id'])
     .where('t.db_id', '=', id)
     .where('t.active', '=', true)
     .where('f.active', '=', true)
@@ -87,12 +95,15 @@ export async function databaseFields(ctx: AppContext, id: number) {
     .orderBy('t.name')
     .orderBy('f.name')
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, display_name: r.display_name, base_type: r.base_type, semantic_type: r.semantic_type, table_name: r.table_name, schema: r.schema }));
+  return rows
+    .filter((r) => access.canQueryTable({ id: r.table_id, db_id: r.db_id, schema: r.schema }))
+    .map((r) => ({ id: r.id, name: r.name, display_name: r.display_name, base_type: r.base_type, semantic_type: r.semantic_type, table_name: r.table_name, schema: r.schema }));
 }
 
-export async function idFields(ctx: AppContext, id: number) {
+export async function idFields(ctx: AppContext, caller: Caller, id: number) {
   await databaseOr404(ctx, id);
-  const tables = await tablesOf(ctx, id, false);
+  const access = await checkDatabaseVisible(ctx, caller, id);
+  const tables = visibleTablesOf(access, await tablesOf(ctx, id, false));
   if (!tables.length) return [];
   const fields = await ctx.db
     .selectFrom('metabase_field')
@@ -112,13 +123,14 @@ const AUTOCOMPLETE_LIMIT = 50;
  * GET /api/database/:id/autocomplete_suggestions: tables as [name, "Table"], fields as
  * [name, "TABLE :type/Base :type/Semantic"] (keywords printed the Clojure way), matching a prefix or (when given) a substring.
  */
-export async function autocomplete(ctx: AppContext, id: number, prefix: string | null, substring: string | null): Promise<string[][]> {
+export async function autocomplete(ctx: AppContext, caller: Caller, id: number, prefix: string | null, substring: string | null): Promise<string[][]> {
   if (!prefix && !substring) throw badRequest('Either prefix or substring is required');
   await databaseOr404(ctx, id);
+  const access = await checkDatabaseVisible(ctx, caller, id);
   const needle = (substring ?? prefix ?? '').toLowerCase();
   const matches = (name: string) => (substring ? name.toLowerCase().includes(needle) : name.toLowerCase().startsWith(needle));
-  const tables = (await tablesOf(ctx, id, false)).filter((t) => matches(t.name)).sort((a, b) => a.name.localeCompare(b.name));
-  const allTables = await tablesOf(ctx, id, false);
+  const allTables = visibleTablesOf(access, await tablesOf(ctx, id, false));
+  const tables = allTables.filter((t) => matches(t.name)).sort((a, b) => a.name.localeCompare(b.name));
   const tableName = new Map(allTables.map((t) => [t.id, t.name]));
   const fields = (await fieldsOf(ctx, allTables.map((t) => t.id), false))
     .filter((f) => matches(f.name))

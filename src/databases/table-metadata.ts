@@ -10,6 +10,7 @@ import { databaseJson, fieldJson, tableJson } from './json.js';
 import { hydrateFields } from './hydrate.js';
 import { DIMENSION_OPTIONS, withDimensionOptions } from './dimension-options.js';
 import { deleteFieldValues } from './field-values.js';
+import { checkTableVisible, dataAccess, visibleTablesOf, type DataAccess } from './access.js';
 
 export async function tableOr404(ctx: AppContext, id: number): Promise<TableRow> {
   const row = await ctx.db.selectFrom('metabase_table').selectAll().where('id', '=', id).executeTakeFirst();
@@ -17,22 +18,24 @@ export async function tableOr404(ctx: AppContext, id: number): Promise<TableRow>
   return row;
 }
 
-async function databasesById(ctx: AppContext, ids: number[], caller: Caller) {
+async function databasesById(ctx: AppContext, ids: number[], caller: Caller, access: DataAccess) {
   if (!ids.length) return new Map<number, Record<string, unknown>>();
   const rows = await ctx.db.selectFrom('metabase_database').selectAll().where('id', 'in', [...new Set(ids)]).execute();
-  return new Map(rows.map((r) => [r.id, databaseJson(ctx, r, caller)]));
+  return new Map(rows.map((r) => [r.id, databaseJson(ctx, r, caller, access)]));
 }
 
-/** GET /api/table: every active table, with its database. */
+/** GET /api/table: every active table the caller may query, with its database. */
 export async function listTables(ctx: AppContext, caller: Caller) {
-  const rows = await ctx.db.selectFrom('metabase_table').selectAll().where('active', '=', true).orderBy('name').orderBy('id').execute();
-  const dbs = await databasesById(ctx, rows.map((r) => r.db_id), caller);
+  const access = await dataAccess(ctx, caller);
+  const rows = visibleTablesOf(access, await ctx.db.selectFrom('metabase_table').selectAll().where('active', '=', true).orderBy('name').orderBy('id').execute());
+  const dbs = await databasesById(ctx, rows.map((r) => r.db_id), caller, access);
   return rows.map((r) => ({ ...tableJson(r), db: dbs.get(r.db_id) ?? null }));
 }
 
 export async function getTable(ctx: AppContext, caller: Caller, id: number) {
   const row = await tableOr404(ctx, id);
-  const dbs = await databasesById(ctx, [row.db_id], caller);
+  const access = await checkTableVisible(ctx, caller, row);
+  const dbs = await databasesById(ctx, [row.db_id], caller, access);
   const pk = await ctx.db.selectFrom('metabase_field').select('id').where('table_id', '=', id).where('semantic_type', '=', 'type/PK').where('active', '=', true).orderBy('database_position').executeTakeFirst();
   return { ...tableJson(row), db: dbs.get(row.db_id) ?? null, pk_field: pk?.id ?? null };
 }
@@ -86,6 +89,7 @@ export interface QueryMetadataOptions {
 /** GET /api/table/:id/query_metadata: the table as the query builder needs it. */
 export async function queryMetadata(ctx: AppContext, caller: Caller, id: number, options: QueryMetadataOptions) {
   const table = await tableOr404(ctx, id);
+  const access = await checkTableVisible(ctx, caller, table);
   const excluded = ['retired'];
   if (!options.includeSensitive) excluded.push('sensitive');
   if (!options.includeHidden) excluded.push('hidden');
@@ -106,7 +110,7 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, id: number,
     const target = f.target as Record<string, unknown> | null;
     if (target) target.table = tablesById.get(target.table_id as number) ?? null;
   }
-  const dbs = await databasesById(ctx, [table.db_id], caller);
+  const dbs = await databasesById(ctx, [table.db_id], caller, access);
   return {
     ...tableJson(table),
     db: dbs.get(table.db_id) ?? null,
@@ -143,9 +147,10 @@ export async function foreignKeysInto(ctx: AppContext, id: number) {
   }));
 }
 
-/** GET /api/table/:id/related: tables linked by foreign keys either way, and the table's neighbours. */
-export async function relatedToTable(ctx: AppContext, id: number) {
+/** GET /api/table/:id/related: tables linked by foreign keys either way, and the table's neighbours (those the caller may see). */
+export async function relatedToTable(ctx: AppContext, caller: Caller, id: number) {
   const table = await tableOr404(ctx, id);
+  const access = await checkTableVisible(ctx, caller, table);
   const fields = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
   const targetIds = fields.map((f) => f.fk_target_field_id).filter((x): x is number => x !== null);
   const linkingToIds = targetIds.length
@@ -154,7 +159,7 @@ export async function relatedToTable(ctx: AppContext, id: number) {
   const linkedFromIds = fields.length
     ? (await ctx.db.selectFrom('metabase_field').select('table_id').where('fk_target_field_id', 'in', fields.map((f) => f.id)).where('active', '=', true).execute()).map((r) => r.table_id)
     : [];
-  const siblings = await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', table.db_id).where('active', '=', true).where('visibility_type', 'is', null).orderBy('name').execute();
+  const siblings = visibleTablesOf(access, await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', table.db_id).where('active', '=', true).where('visibility_type', 'is', null).orderBy('name').execute());
   const pick = (ids: number[]) => siblings.filter((t) => ids.includes(t.id) && t.id !== id).map(tableJson);
   const linked = new Set([...linkingToIds, ...linkedFromIds]);
   return {

@@ -15,6 +15,7 @@ import { lastEditInfo } from '../revisions/revisions.js';
 import { commonName } from '../users/user-json.js';
 import { bookmarkedKeys } from '../bookmarks/bookmarks.js';
 import { parseDateFilter, inInterval } from './date-filter.js';
+import { dataAccess } from '../permissions/data-access.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
@@ -250,7 +251,9 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .where('metabase_table.visibility_type', 'is', null)
       .where('metabase_database.is_audit', '=', false);
     if (options.tableDbId !== null) q = q.where('metabase_table.db_id', '=', options.tableDbId);
+    const data = await dataAccess(ctx, access.caller);
     for (const row of await q.execute()) {
+      if (!data.canQueryTable({ id: row.id, db_id: row.db_id, schema: row.schema })) continue;
       out.push({
         model: 'table',
         id: row.id,
@@ -283,7 +286,9 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .select(['id', 'name', 'description', 'engine', 'initial_sync_status', 'created_at', 'updated_at'])
       .where('is_audit', '=', false)
       .execute();
+    const data = await dataAccess(ctx, access.caller);
     for (const row of rows) {
+      if (!data.canSeeDatabase(row.id)) continue;
       out.push({
         model: 'database',
         id: row.id,

@@ -93,7 +93,9 @@ forEachAppDb('/api/database', (server) => {
     assert.equal(noSchema.status, 200);
     assert.equal(noSchema.body.length, 8);
     assert.deepEqual((await user.get(`/api/database/${sample.id}/schema/elsewhere`)).body, []);
-    assert.deepEqual((await user.get(`/api/database/${sample.id}/syncable_schemas`)).body, []);
+    // listing a database's schemas on the server side needs its "manage database" (details) permission
+    assert.equal((await user.get(`/api/database/${sample.id}/syncable_schemas`)).status, 403);
+    assert.deepEqual((await admin.get(`/api/database/${sample.id}/syncable_schemas`)).body, []);
     const fields = (await user.get(`/api/database/${sample.id}/fields`)).body;
     const total = fields.find((f: any) => f.name === 'TOTAL' && f.table_name === 'ORDERS');
     assert.deepEqual(Object.keys(total).sort(), ['base_type', 'display_name', 'id', 'name', 'schema', 'semantic_type', 'table_name']);
