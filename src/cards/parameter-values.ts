@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest } from '../http/errors.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { parameterValuesCaller } from '../permissions/sharing.js';
 import { parameterValues } from '../query/parameter-values.js';
 import { readableCard } from './cards.js';
 import { templateTags } from './query-info.js';
@@ -14,7 +15,7 @@ import { datasetQueryOf, parametersOf, type CardRow } from './store.js';
 type Obj = Record<string, unknown>;
 
 /** The card's parameters, or (older native cards) ones made from its template tags. */
-function cardParameters(card: CardRow): Obj[] {
+export function cardParameters(card: CardRow): Obj[] {
   const own = parametersOf(card);
   if (own.length > 0) return own;
   return Object.values(templateTags(datasetQueryOf(card)))
@@ -30,7 +31,7 @@ function cardParameters(card: CardRow): Obj[] {
 }
 
 /** The field a parameter filters: a field ref target, or the field of the template tag it points at. */
-function fieldIdOf(card: CardRow, parameter: Obj): number | null {
+export function fieldIdOf(card: CardRow, parameter: Obj): number | null {
   const target = parameter.target;
   if (!Array.isArray(target) || target[0] !== 'dimension' || !Array.isArray(target[1])) return null;
   const ref = target[1] as unknown[];
@@ -50,11 +51,19 @@ function fieldIdOf(card: CardRow, parameter: Obj): number | null {
   return null;
 }
 
-export async function cardParameterValues(ctx: AppContext, caller: Caller, id: number, key: string, search: string | null) {
-  const access = await collectionAccess(ctx, caller);
-  const card = await readableCard(ctx, access, id);
+/**
+ * The values of one of a card's parameters. Whoever may read the card may see them: they come from the card's own
+ * parameter field or value source without asking data permissions (as Metabase's parameter-values queries).
+ */
+export async function parameterValuesOfCard(ctx: AppContext, caller: Caller, card: CardRow, key: string, search: string | null) {
   const parameter = cardParameters(card).find((p) => String(p.id) === key);
   if (!parameter) throw badRequest(`Card does not have a parameter with the ID ${JSON.stringify(key)}`);
   const fieldId = fieldIdOf(card, parameter);
-  return parameterValues(ctx, caller, parameter, fieldId === null ? [] : [fieldId], search);
+  return parameterValues(ctx, parameterValuesCaller(caller), parameter, fieldId === null ? [] : [fieldId], search);
+}
+
+export async function cardParameterValues(ctx: AppContext, caller: Caller, id: number, key: string, search: string | null) {
+  const access = await collectionAccess(ctx, caller);
+  const card = await readableCard(ctx, access, id);
+  return parameterValuesOfCard(ctx, caller, card, key, search);
 }

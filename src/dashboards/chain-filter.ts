@@ -14,6 +14,7 @@ import type { Caller } from '../http/caller.js';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { bool } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { parameterValuesCaller } from '../permissions/sharing.js';
 import type { MetabaseFieldTable } from '../databases/tables.js';
 import { loadFieldValues, valuePairs } from '../databases/field-values.js';
 import { cardsByIds } from '../cards/store.js';
@@ -21,7 +22,7 @@ import { runQueryToMemory } from '../query/index.js';
 import { parameterValues as sourcedValues } from '../query/parameter-values.js';
 import type { Clause } from '../query/mbql/types.js';
 import { readableDashboard } from './dashboards.js';
-import { dashcardsOf, parametersOf } from './store.js';
+import { dashcardsOf, parametersOf, type DashboardRow } from './store.js';
 import { parameterFieldIds } from './parameters.js';
 
 type Obj = Record<string, unknown>;
@@ -140,7 +141,7 @@ async function labelFields(ctx: AppContext, fieldIds: number[]): Promise<Map<num
 
 async function distinctValues(
   ctx: AppContext,
-  caller: Caller,
+  caller: Caller | null,
   field: FieldRow,
   databaseId: number,
   label: number | null,
@@ -196,6 +197,9 @@ async function distinctValues(
     },
     parameters,
     caller,
+    // The caller may read the dashboard, and only fields wired to it are read: no data permissions are asked, as
+    // Metabase's parameter-values queries (public links and embeds run this with no caller at all).
+    skipPermissionCheck: true,
     context: 'ad-hoc',
     constraints: { 'max-results': limit, 'max-results-bare-rows': limit },
   });
@@ -209,7 +213,7 @@ async function distinctValues(
 }
 
 /** Values of the fields, narrowed by the constraints and the search text; merged and sorted. */
-export async function chainFilterValues(ctx: AppContext, caller: Caller, fieldIds: number[], constraints: Constraint[], search: string | null): Promise<ValuesResult> {
+export async function chainFilterValues(ctx: AppContext, caller: Caller | null, fieldIds: number[], constraints: Constraint[], search: string | null): Promise<ValuesResult> {
   const allIds = [...new Set([...fieldIds, ...constraints.flatMap((c) => c.fieldIds)])];
   const rows = allIds.length ? await ctx.db.selectFrom('metabase_field').selectAll().where('id', 'in', allIds).execute() : [];
   const fields = new Map(rows.map((r) => [r.id, r]));
@@ -272,6 +276,22 @@ export async function dashboardParameterValues(
 ): Promise<ValuesResult> {
   const access = await collectionAccess(ctx, caller);
   const dashboard = await readableDashboard(ctx, access, dashboardId);
+  return parameterValuesOfDashboard(ctx, parameterValuesCaller(caller), dashboard, key, query, search);
+}
+
+/**
+ * The values of a dashboard's filter, narrowed by the other filters' values (`query`: parameter id → value), for a
+ * dashboard already known to be readable (through a session, a public link or an embedding token).
+ */
+export async function parameterValuesOfDashboard(
+  ctx: AppContext,
+  caller: Caller,
+  dashboard: DashboardRow,
+  key: string,
+  query: Record<string, unknown>,
+  search: string | null,
+): Promise<ValuesResult> {
+  const dashboardId = dashboard.id;
   const parameters = parametersOf(dashboard);
   const parameter = parameters.find((p) => p.id === key);
   if (!parameter) throw badRequest(`Dashboard does not have a parameter with the ID ${JSON.stringify(key)}.`);

@@ -123,7 +123,7 @@ function requestedParameters(value: unknown): Obj[] {
 }
 
 /** The pivot table's rows and columns (breakout indexes) from the card's visualization settings. */
-function pivotSplit(card: CardRow): { rows?: number[]; cols?: number[] } {
+export function pivotSplit(card: CardRow): { rows?: number[]; cols?: number[] } {
   const split = parseJson<Obj>(card.visualization_settings, {})['pivot_table.column_split'] as { rows?: unknown[]; columns?: unknown[] } | undefined;
   if (!split) return {};
   const breakout = ((datasetQueryOf(card) as { query?: { breakout?: unknown[] } }).query?.breakout ?? []) as unknown[];
@@ -135,7 +135,7 @@ function pivotSplit(card: CardRow): { rows?: number[]; cols?: number[] } {
  * The parameters the card runs with: the dashboard's (mapped to this card), plus the defaults of the card's own
  * parameters whose targets no dashboard filter on this dashcard is wired to.
  */
-function runParameters(card: CardRow, dashcard: DashcardRow, fromDashboard: Obj[]): Obj[] {
+export function runParameters(card: CardRow, dashcard: DashcardRow, fromDashboard: Obj[]): Obj[] {
   const mappedTargets = mappingsOf(dashcard)
     .filter((m) => (typeof m.card_id === 'number' ? m.card_id : dashcard.card_id) === card.id)
     .map((m) => m.target);

@@ -113,7 +113,8 @@ export function sortDashcards(dashcards: DashcardRow[]): DashcardRow[] {
   return [...dashcards].sort((a, b) => a.row - b.row || a.col - b.col || a.id - b.id);
 }
 
-async function paramFieldsAndValues(ctx: AppContext, dashcards: DashcardRow[], cards: Map<number, CardRow>) {
+/** `param_fields` and `param_values` of a dashboard: the fields its filters are wired to, and their list values. */
+export async function paramFieldsAndValues(ctx: AppContext, dashcards: DashcardRow[], cards: Map<number, CardRow>) {
   const byParameter = parameterFieldIds(dashcards, cards);
   const allIds = [...new Set([...byParameter.values()].flatMap((s) => [...s]))];
   if (allIds.length === 0) return { paramFields: {}, paramValues: null };
