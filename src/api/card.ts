@@ -32,6 +32,11 @@ const parameterMapping = s.check<Record<string, unknown>>(
   'parameter_mapping must be a map with :parameter_id and :target keys',
   (v) => isMap(v) && 'parameter_id' in (v as object) && 'target' in (v as object),
 );
+const EMBEDDING_VALUES = ['disabled', 'enabled', 'locked'];
+const embeddingParams = s.check<Record<string, unknown>>(
+  'value must be a valid embedding params map.',
+  (v) => isMap(v) && Object.values(v as object).every((x) => typeof x === 'string' && EMBEDDING_VALUES.includes(x)),
+);
 const CARD_TYPES = ['question', 'metric', 'model'] as const;
 const FILTERS = ['archived', 'table', 'using_model', 'bookmarked', 'using_segment', 'all', 'mine', 'using_metric', 'database'] as const;
 
@@ -97,7 +102,7 @@ export function cardRoutes(r: Routes) {
         visualization_settings: s.maybe(s.map()),
         archived: s.maybe(s.bool()),
         enable_embedding: s.maybe(s.bool()),
-        embedding_params: s.maybe(s.map()),
+        embedding_params: s.maybe(embeddingParams),
         collection_preview: s.maybe(s.bool()),
         ...commonBody,
       },

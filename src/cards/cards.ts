@@ -18,6 +18,7 @@ import { checkTypeRules, queryInfo, referencedCardIds, usesClause, SAVED_QUESTIO
 import { computeResultMetadata } from './result-metadata.js';
 import { serializeCard } from './card-revisions.js';
 import { cardsByIds, findCard, requireCard, type CardRow } from './store.js';
+import { checkEmbeddingEnabled } from '../embed/settings.js';
 
 type Obj = Record<string, unknown>;
 
@@ -261,7 +262,11 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
 
   if ((has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) || (has('embedding_params') && input.embedding_params)) {
     if (!caller.isSuperuser) throw forbidden();
-    if (has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) changes.enable_embedding = input.enable_embedding;
+    await checkEmbeddingEnabled(ctx);
+    if (has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) {
+      changes.enable_embedding = input.enable_embedding;
+      if (input.enable_embedding && !before.initially_published_at) changes.initially_published_at = nowIso();
+    }
     if (has('embedding_params')) changes.embedding_params = toJson(input.embedding_params);
   }
 

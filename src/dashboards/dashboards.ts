@@ -15,6 +15,7 @@ import { dashboardJson, dashboardListJson, dashcardContext, dashcardJson, sortDa
 import { dashcardsOf, requireDashboard, tabsOf, type DashboardRow } from './store.js';
 import { applyLayout, checkLayoutEdits, type DashcardInput, type LayoutInput, type TabInput } from './layout.js';
 import { serializeDashboard } from './dashboard-revisions.js';
+import { checkEmbeddingEnabled } from '../embed/settings.js';
 import { dashboardQuestionIds, followDashboard } from './dashboard-questions.js';
 
 type Obj = Record<string, unknown>;
@@ -45,10 +46,7 @@ export async function checkCollectionTarget(ctx: AppContext, access: CollectionA
   access.checkWrite(collectionId);
 }
 
-export async function checkEmbeddingEnabled(ctx: AppContext): Promise<void> {
-  const [legacy, statik] = await Promise.all([ctx.settings.getBoolean('enable-embedding'), ctx.settings.getBoolean('enable-embedding-static')]);
-  if (!legacy && !statik) throw badRequest('Embedding is not enabled.');
-}
+export { checkEmbeddingEnabled };
 
 /** Pinning at a position moves the collection's other pinned dashboards down one place. */
 export async function shiftPositions(db: Db, collectionId: number | null, position: number, exceptId: number): Promise<void> {
@@ -172,6 +170,7 @@ function columnChanges(before: DashboardRow, input: DashboardUpdate, present: Se
   if (nonNull('points_of_interest')) changes.points_of_interest = asText(input.points_of_interest);
   if (nonNull('show_in_getting_started')) changes.show_in_getting_started = input.show_in_getting_started;
   if (nonNull('enable_embedding')) changes.enable_embedding = input.enable_embedding;
+  if (input.enable_embedding === true && !before.initially_published_at) changes.initially_published_at = nowIso();
   if (nonNull('embedding_params')) changes.embedding_params = toJson(input.embedding_params);
   if (nonNull('auto_apply_filters')) changes.auto_apply_filters = input.auto_apply_filters;
   if (nonNull('archived') && input.archived !== bool(before.archived)) {
