@@ -8,6 +8,7 @@ import { cardParameterValues } from '../cards/parameter-values.js';
 import { cardQueryMetadata } from '../cards/query-metadata.js';
 import type { ExportFormat } from '../query/index.js';
 import '../cards/query-sources.js';
+import { applyDatabaseAccess } from '../databases/access.js';
 
 const EXPORT_FORMATS = ['csv', 'api', 'xlsx', 'json'] as const;
 
@@ -75,5 +76,7 @@ export function cardQueryRoutes(r: Routes) {
     ({ ctx, caller, params }) => cardParameterValues(ctx, caller, params['card-id'], params['param-key'], params.query),
   );
 
-  r.get('/api/card/:id/query_metadata', { params: { id: s.posInt() } }, ({ ctx, caller, params }) => cardQueryMetadata(ctx, caller, params.id));
+  r.get('/api/card/:id/query_metadata', { params: { id: s.posInt() } }, async ({ ctx, caller, params }) =>
+    applyDatabaseAccess(ctx, caller, await cardQueryMetadata(ctx, caller, params.id)),
+  );
 }

@@ -25,6 +25,7 @@ import { listRevisions, revertRevision } from '../revisions/revisions.js';
 import type { DashcardInput, TabInput } from '../dashboards/layout.js';
 import '../dashboards/collection-items.js';
 import '../dashboards/dashboard-revisions.js';
+import { applyDatabaseAccess } from '../databases/access.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const parameter = s.check<Record<string, unknown>>('parameter must be a map with :id and :type keys', (v) => isMap(v) && 'id' in v && 'type' in v);
@@ -187,8 +188,8 @@ export function dashboardRoutes(r: Routes) {
 
   r.get('/api/dashboard/:id/items', { params: idParam }, ({ ctx, caller, params }) => dashboardItems(ctx, caller, params.id));
   r.get('/api/dashboard/:id/related', { params: idParam }, ({ ctx, caller, params }) => relatedToDashboard(ctx, caller, params.id));
-  r.get('/api/dashboard/:id/query_metadata', { params: idParam, query: { dashboard_load_id: s.maybe(s.str()) } }, ({ ctx, caller, params }) =>
-    dashboardQueryMetadata(ctx, caller, params.id),
+  r.get('/api/dashboard/:id/query_metadata', { params: idParam, query: { dashboard_load_id: s.maybe(s.str()) } }, async ({ ctx, caller, params }) =>
+    applyDatabaseAccess(ctx, caller, await dashboardQueryMetadata(ctx, caller, params.id)),
   );
 
   r.get('/api/dashboard/:id/params/:param-key/values', { params: { id: s.posInt(), 'param-key': s.nbstr() } }, ({ ctx, caller, params, query }) => {

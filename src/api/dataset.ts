@@ -8,6 +8,7 @@ import { runQuery, compileToNative, QueryError, averageRunningTimeOfHash, queryH
 import { runPivotQuery } from '../query/pivot.js';
 import { queryMetadata } from '../query/query-metadata.js';
 import { parameterValues, parameterSearch } from '../query/parameter-values.js';
+import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'xlsx', 'api'] as const;
 type Format = (typeof EXPORT_FORMATS)[number];
@@ -88,18 +89,25 @@ export function datasetRoutes(r: Routes) {
     return runPivotQuery(ctx, reply, { query, caller, context: 'ad-hoc', addDefaultMiddleware: true, pivot: { rows: pivot_rows, cols: pivot_cols } });
   });
 
-  r.post('/api/dataset/query_metadata', {}, async ({ ctx, caller, body }) => queryMetadata(ctx, caller, datasetQuery(body)));
+  r.post('/api/dataset/query_metadata', {}, async ({ ctx, caller, body }) => applyDatabaseAccess(ctx, caller, await queryMetadata(ctx, caller, datasetQuery(body))));
 
+  // Values of fields being wired to a parameter: the fields' tables must be queryable by the caller.
   r.post(
     '/api/dataset/parameter/values',
     { body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
-    ({ ctx, caller, body }) => parameterValues(ctx, caller, body.parameter, body.field_ids ?? []),
+    async ({ ctx, caller, body }) => {
+      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
+      return parameterValues(ctx, caller, body.parameter, body.field_ids ?? []);
+    },
   );
 
   r.post(
     '/api/dataset/parameter/search/:query',
     { params: { query: s.nbstr() }, body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
-    ({ ctx, caller, params, body }) => parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], params.query),
+    async ({ ctx, caller, params, body }) => {
+      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
+      return parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], params.query);
+    },
   );
 
   r.post('/api/dataset/:export-format', { params: { 'export-format': s.str() } }, ({ ctx, caller, params, body, reply }) => {

@@ -42,3 +42,16 @@ export function visibleTablesOf<T extends Pick<TableRow, 'id' | 'db_id' | 'schem
 }
 
 export type { FieldRow };
+
+/** `native_permissions` and `can-manage` of database shapes made without the caller's permissions (query metadata). */
+export async function applyDatabaseAccess<T>(ctx: AppContext, caller: Caller, metadata: T): Promise<T> {
+  const databases = (metadata as { databases?: unknown }).databases;
+  if (caller.isSuperuser || !Array.isArray(databases)) return metadata;
+  const access = await dataAccess(ctx, caller);
+  for (const db of databases as Array<Record<string, unknown>>) {
+    if (typeof db.id !== 'number' || db.id < 0) continue;
+    db.native_permissions = access.canNative(db.id) ? 'write' : 'none';
+    db['can-manage'] = access.canManageDatabase(db.id);
+  }
+  return metadata;
+}
