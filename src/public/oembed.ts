@@ -1,0 +1,33 @@
+// GET /api/public/oembed (reference §8.4): the oEmbed answer for a public link — an iframe of the URL, 1024×800
+// unless the consumer asks for less. The URL is only ever written HTML-escaped.
+
+import { badRequest } from '../http/errors.js';
+
+const DEFAULT_WIDTH = 1024;
+const DEFAULT_HEIGHT = 800;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function size(value: unknown, fallback: number): number {
+  if (value === undefined || value === null || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw badRequest();
+  return n;
+}
+
+export function oembed(query: Record<string, unknown>) {
+  const url = query.url;
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw badRequest();
+  if (query.format !== undefined && query.format !== 'json') throw badRequest();
+  const width = size(query.maxwidth, DEFAULT_WIDTH);
+  const height = size(query.maxheight, DEFAULT_HEIGHT);
+  return {
+    version: '1.0',
+    type: 'rich',
+    width,
+    height,
+    html: `<iframe src="${escapeHtml(url)}" width="${width}" height="${height}" frameborder="0" allowtransparency></iframe>`,
+  };
+}
