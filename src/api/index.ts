@@ -28,6 +28,9 @@ import { dashboardRoutes } from './dashboard.js';
 import { datasetRoutes } from './dataset.js';
 import { startDatabaseServices } from '../databases/startup.js';
 import { permissionsGraphRoutes } from './permissions-graph.js';
+import { publicRoutes } from './public.js';
+import { embedRoutes } from './embed.js';
+import { previewEmbedRoutes } from './preview-embed.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -54,6 +57,9 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
+  publicRoutes(r);
+  embedRoutes(r);
+  previewEmbedRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
 }
