@@ -1,0 +1,239 @@
+// Data permissions, enforced on every path: an admin restricts a group to the query builder on one schema of a
+// PostgreSQL warehouse and to nothing on the Sample Database, and ad-hoc queries (tables, joins, implicit joins,
+// native SQL, saved questions as sources, {{#N}} cards), saved cards, metadata, search, autocomplete, field values,
+// downloads (limited to 10,000 rows, or none) and blocked data all honour it.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { createPgDatabase, PG } from '../helpers/databases.js';
+import { waitForSync } from '../databases/helpers.js';
+import { installSample, type Sample } from '../cards/sample.js';
+import { uniqueName } from '../cards/fixtures.js';
+
+const DENIED = { status: 'failed', error: 'You do not have permissions to run this query.', error_type: 'missing-required-permissions' };
+
+async function createWarehouse() {
+  const db = await createPgDatabase('quarry_perm');
+  const c = new pg.Client({ ...PG, database: db.name });
+  await c.connect();
+  await c.query(`
+    CREATE SCHEMA sales;
+    CREATE SCHEMA hr;
+    CREATE TABLE sales.customers (id integer PRIMARY KEY, name text);
+    CREATE TABLE sales.orders (id integer PRIMARY KEY, amount integer, customer_id integer REFERENCES sales.customers(id));
+    CREATE TABLE hr.salaries (id integer PRIMARY KEY, amount integer, secret text);
+    INSERT INTO sales.customers VALUES (1, 'Ada'), (2, 'Grace');
+    INSERT INTO sales.orders VALUES (1, 10, 1), (2, 20, 2), (3, 30, 1);
+    INSERT INTO hr.salaries VALUES (1, 100000, 'top secret'), (2, 90000, 'classified');
+  `);
+  await c.end();
+  return db;
+}
+
+forEachAppDb('data permissions enforcement', (server) => {
+  let admin: Client;
+  let analyst: Client;
+  let nobody: Client;
+  let native: Client;
+  let downloader: Client;
+  let warehouse: { name: string; drop(): Promise<void> };
+  let wh: number;
+  let sample: Sample;
+  const t: Record<string, number> = {};
+  const f: Record<string, number> = {};
+  const groups: Record<string, number> = {};
+  let hrCard: any;
+  let salesCard: any;
+  let secretCard: any;
+
+  const mbql = (table: number, inner: Record<string, unknown> = {}) => ({ database: wh, type: 'query', query: { 'source-table': table, ...inner } });
+
+  async function putGraph(groupsPart: Record<string, unknown>) {
+    const { revision } = (await admin.get('/api/permissions/graph')).body;
+    const response = await admin.put('/api/permissions/graph', { revision, groups: groupsPart }, { query: { 'skip-graph': 'true' } });
+    assert.equal(response.status, 200, response.text);
+  }
+
+  async function groupUser(name: string): Promise<Client> {
+    const group = (await admin.post('/api/permissions/group', { name: uniqueName(name) })).body;
+    groups[name] = group.id;
+    const { client, user } = await createUserClient(server(), admin);
+    assert.equal((await admin.post('/api/permissions/membership', { group_id: group.id, user_id: user.id })).status, 200);
+    return client;
+  }
+
+  async function card(name: string, datasetQuery: unknown, collectionId: number | null = null) {
+    const response = await admin.post('/api/card', { name: uniqueName(name), display: 'table', visualization_settings: {}, dataset_query: datasetQuery, collection_id: collectionId });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  }
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    warehouse = await createWarehouse();
+    const created = await admin.post('/api/database', { engine: 'postgres', name: 'Warehouse', details: { host: PG.host, port: PG.port, dbname: warehouse.name, user: PG.user, ...(PG.password ? { password: PG.password } : {}) } });
+    assert.equal(created.status, 200, created.text);
+    wh = created.body.id;
+    await waitForSync(admin, wh);
+    sample = await installSample(admin);
+    const metadata = (await admin.get(`/api/database/${wh}/metadata`)).body;
+    for (const table of metadata.tables) {
+      t[table.name] = table.id;
+      for (const field of table.fields) f[`${table.name}.${field.name}`] = field.id;
+    }
+    analyst = await groupUser('Analysts');
+    native = await groupUser('Natives');
+    downloader = await groupUser('Downloaders');
+    nobody = (await createUserClient(server(), admin)).client;
+
+    // All Users: no queries anywhere. Analysts: the query builder on the sales schema only (limited downloads).
+    await putGraph({
+      1: { [wh]: { 'create-queries': 'no', download: { schemas: 'none' } }, [sample.id]: { 'create-queries': 'no', download: { schemas: 'none' } } },
+      [groups.Analysts]: { [wh]: { 'create-queries': { sales: 'query-builder' }, download: { schemas: { sales: 'limited' } } } },
+      [groups.Natives]: { [wh]: { 'create-queries': 'query-builder-and-native', download: { schemas: 'full' } } },
+      [groups.Downloaders]: { [sample.id]: { 'create-queries': 'query-builder', download: { schemas: 'limited' } } },
+    });
+
+    const privateCollection = (await admin.post('/api/collection', { name: uniqueName('Private') })).body;
+    const cg = (await admin.get('/api/collection/graph')).body;
+    assert.equal((await admin.put('/api/collection/graph', { revision: cg.revision, groups: { 1: { [privateCollection.id]: 'none' } } })).status, 200);
+    hrCard = await card('Salaries', mbql(t.salaries, { aggregation: [['sum', ['field', f['salaries.amount'], null]]] }));
+    salesCard = await card('Orders', mbql(t.orders));
+    secretCard = await card('Secret orders', mbql(t.orders), privateCollection.id);
+  });
+
+  after(async () => {
+    await warehouse?.drop();
+  });
+
+  test('the graph shows the restriction sparsely', async () => {
+    const g = (await admin.get(`/api/permissions/graph/group/${groups.Analysts}`)).body.groups[String(groups.Analysts)];
+    assert.deepEqual(g[String(wh)], { 'view-data': 'unrestricted', 'create-queries': { sales: 'query-builder' }, download: { schemas: { sales: 'limited' } } });
+    assert.deepEqual(g[String(sample.id)], { 'view-data': 'unrestricted' });
+  });
+
+  test('metadata: only the sales schema of the warehouse, nothing of the other database', async () => {
+    const list = (await analyst.get('/api/database')).body.data.map((d: any) => d.id);
+    assert.ok(list.includes(wh) && !list.includes(sample.id));
+    const db = (await analyst.get(`/api/database/${wh}`)).body;
+    assert.equal(db.native_permissions, 'none');
+    assert.equal(db['can-manage'], false);
+    assert.equal(db.details, undefined);
+    assert.equal((await analyst.get(`/api/database/${sample.id}`)).status, 403);
+    assert.equal((await analyst.get(`/api/database/${sample.id}/metadata`)).status, 403);
+    const md = (await analyst.get(`/api/database/${wh}/metadata`)).body;
+    assert.deepEqual(md.tables.map((x: any) => x.name).sort(), ['customers', 'orders']);
+    assert.deepEqual((await analyst.get(`/api/database/${wh}/schemas`)).body, ['sales']);
+    assert.equal((await analyst.get(`/api/database/${wh}/schema/hr`)).status, 403);
+    assert.equal((await analyst.get(`/api/database/${wh}/schema/sales`)).body.length, 2);
+    const tables = (await analyst.get('/api/table')).body.map((x: any) => x.id);
+    assert.ok(tables.includes(t.orders) && !tables.includes(t.salaries) && !tables.includes(sample.table('ORDERS')));
+    for (const path of [`/api/table/${t.salaries}`, `/api/table/${t.salaries}/query_metadata`, `/api/table/${t.salaries}/fks`, `/api/field/${f['salaries.secret']}`, `/api/field/${f['salaries.secret']}/values`, `/api/field/${f['salaries.secret']}/summary`]) {
+      const response = await analyst.get(path);
+      assert.equal(response.status, 403, path);
+      assert.ok(!response.text.includes('secret'), path);
+    }
+    assert.equal((await analyst.get(`/api/table/${t.orders}/query_metadata`)).status, 200);
+    const search = (await analyst.get('/api/search', { query: { q: 'salaries' } })).body.data;
+    assert.ok(!search.some((r: any) => r.model === 'table'), 'no hr tables in search');
+    assert.ok((await analyst.get('/api/search', { query: { q: 'orders', models: 'table' } })).body.data.some((r: any) => r.id === t.orders));
+    const suggestions = (await analyst.get(`/api/database/${wh}/autocomplete_suggestions`, { query: { prefix: 's' } })).body;
+    assert.ok(!suggestions.some((s: string[]) => s[0] === 'salaries' || s[0] === 'secret'), JSON.stringify(suggestions));
+    assert.equal((await analyst.get(`/api/database/${sample.id}/autocomplete_suggestions`, { query: { prefix: 'o' } })).status, 403);
+    const values = await analyst.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category' }, field_ids: [f['salaries.secret']] });
+    assert.equal(values.status, 403);
+    // the user whose groups have no data access sees no database at all
+    assert.deepEqual((await nobody.get('/api/database')).body.data, []);
+    assert.deepEqual((await nobody.get('/api/table')).body, []);
+  });
+
+  test('ad-hoc queries: the allowed schema runs; other tables, joins into them, SQL and the other database do not', async () => {
+    const run = (client: Client, query: unknown) => client.post('/api/dataset', query);
+    const ok = await run(analyst, mbql(t.orders, { aggregation: [['count']] }));
+    assert.equal(ok.body.status, 'completed', ok.text);
+    assert.equal(ok.body.data.rows[0][0], 3);
+    const implicit = await run(analyst, mbql(t.orders, { breakout: [['field', f['customers.name'], { 'source-field': f['orders.customer_id'] }]], aggregation: [['count']] }));
+    assert.equal(implicit.body.status, 'completed', implicit.text);
+    for (const query of [
+      mbql(t.salaries),
+      mbql(t.orders, { joins: [{ 'source-table': t.salaries, alias: 'S', condition: ['=', ['field', f['orders.id'], null], ['field', f['salaries.id'], { 'join-alias': 'S' }]] }] }),
+      mbql(t.orders, { filter: ['=', ['field', f['salaries.secret'], { 'source-field': f['orders.customer_id'] }], 'x'] }),
+      { database: wh, type: 'native', native: { query: 'SELECT * FROM hr.salaries' } },
+    ]) {
+      const denied = await run(analyst, query);
+      assert.equal(denied.status, 202);
+      assert.equal(denied.body.status, 'failed');
+      assert.equal(denied.body.error_type, 'missing-required-permissions', denied.text);
+      assert.equal(denied.body.error, DENIED.error);
+      assert.ok(!denied.text.includes('top secret') && !denied.text.includes('100000'));
+    }
+    const otherDb = await run(analyst, { database: sample.id, type: 'query', query: { 'source-table': sample.table('PRODUCTS') } });
+    assert.equal(otherDb.status, 403);
+    assert.equal((await run(nobody, mbql(t.orders))).status, 403);
+    const compiled = await analyst.post('/api/dataset/native', mbql(t.salaries));
+    assert.equal(compiled.status, 400, 'no SQL of a table the caller may not query');
+    assert.equal(compiled.body.error_type, 'missing-required-permissions');
+    const sql = await native.post('/api/dataset', { database: wh, type: 'native', native: { query: 'SELECT count(*) FROM hr.salaries' } });
+    assert.equal(sql.body.status, 'completed', sql.text);
+  });
+
+  test('saved questions: run for anyone who can read them; ad-hoc use needs their collection; parameters stay in the card', async () => {
+    for (const client of [analyst, nobody]) {
+      const result = await client.post(`/api/card/${hrCard.id}/query`);
+      assert.equal(result.body.status, 'completed', result.text);
+      assert.equal(result.body.data.rows[0][0], 190000);
+    }
+    assert.equal((await analyst.get(`/api/card/${hrCard.id}`)).body.can_run_adhoc_query, false);
+    assert.equal((await analyst.get(`/api/card/${salesCard.id}`)).body.can_run_adhoc_query, true);
+    assert.equal((await analyst.get(`/api/card/${secretCard.id}`)).status, 403);
+    // a saved question as a source: its collection decides
+    const viaCard = await analyst.post('/api/dataset', { database: -1337, type: 'query', query: { 'source-table': `card__${hrCard.id}`, aggregation: [['count']] } });
+    assert.equal(viaCard.body.status, 'completed', viaCard.text);
+    const viaSecret = await analyst.post('/api/dataset', { database: -1337, type: 'query', query: { 'source-table': `card__${secretCard.id}` } });
+    assert.equal(viaSecret.status, 403);
+    const tag = (id: number) => ({ database: wh, type: 'native', native: { query: `SELECT count(*) FROM {{#${id}}} c`, 'template-tags': { [`#${id}`]: { id: `t${id}`, name: `#${id}`, 'display-name': `#${id}`, type: 'card', 'card-id': id } } } });
+    assert.equal((await native.post('/api/dataset', tag(secretCard.id))).status, 403, '{{#N}} of an unreadable card');
+    assert.equal((await native.post('/api/dataset', tag(salesCard.id))).body.status, 'completed');
+    // a parameter aimed at a table outside the card is refused, not run
+    const oracle = await analyst.post(`/api/card/${salesCard.id}/query`, {
+      parameters: [{ id: 'x', type: 'category', value: 'top secret', target: ['dimension', ['field', f['salaries.secret'], { 'source-field': f['orders.customer_id'] }]] }],
+    });
+    assert.equal(oracle.body.error_type, 'missing-required-permissions', oracle.text);
+    // saving a query needs permission to run it ad hoc
+    assert.equal((await analyst.post('/api/card', { name: 'x', display: 'table', visualization_settings: {}, dataset_query: mbql(t.salaries) })).status, 403);
+  });
+
+  test('downloads: limited stops at 10,000 rows, none is refused', async () => {
+    const orders = { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), fields: [['field', sample.field('ORDERS', 'ID'), null]] } };
+    const csv = await downloader.post('/api/dataset/csv', { query: JSON.stringify(orders) });
+    assert.equal(csv.status, 200, csv.text.slice(0, 200));
+    assert.equal(csv.text.trim().split('\n').length, 10_001);
+    const adminCsv = await admin.post('/api/dataset/csv', { query: JSON.stringify(orders) });
+    assert.equal(adminCsv.text.trim().split('\n').length, 18_761);
+    const salesCsv = await analyst.post('/api/dataset/csv', { query: JSON.stringify(mbql(t.orders)) });
+    assert.equal(salesCsv.status, 200);
+    await putGraph({ [groups.Downloaders]: { [sample.id]: { download: { schemas: 'none' } } } });
+    const refused = await downloader.post('/api/dataset/csv', { query: JSON.stringify(orders) });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.text, 'You do not have permissions to download the results of this query.');
+    assert.equal((await downloader.post('/api/dataset', orders)).body.status, 'completed', 'viewing is still allowed');
+  });
+
+  test('blocked data stops even saved questions; details permission shows connection details', async () => {
+    const blocked = { 'view-data': { sales: 'unrestricted', hr: 'blocked' } };
+    await putGraph({ 1: { [wh]: blocked }, [groups.Analysts]: { [wh]: { ...blocked, details: 'yes' } } });
+    const result = await analyst.post(`/api/card/${hrCard.id}/query`);
+    assert.deepEqual({ status: result.body.status, error_type: result.body.error_type }, { status: 'failed', error_type: 'missing-required-permissions' });
+    assert.equal((await analyst.post(`/api/card/${salesCard.id}/query`)).body.status, 'completed');
+    assert.equal((await admin.post(`/api/card/${hrCard.id}/query`)).body.status, 'completed');
+    const db = (await analyst.get(`/api/database/${wh}`)).body;
+    assert.equal(db['can-manage'], true);
+    assert.equal(db.details.dbname, warehouse.name);
+    const g = (await admin.get(`/api/permissions/graph/db/${wh}`)).body.groups[String(groups.Analysts)][String(wh)];
+    assert.deepEqual(g['view-data'], { hr: 'blocked', sales: 'unrestricted' });
+    assert.equal(g.details, 'yes');
+  });
+});
