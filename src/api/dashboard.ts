@@ -25,7 +25,7 @@ import { listRevisions, revertRevision } from '../revisions/revisions.js';
 import type { DashcardInput, TabInput } from '../dashboards/layout.js';
 import '../dashboards/collection-items.js';
 import '../dashboards/dashboard-revisions.js';
-import { applyDatabaseAccess } from '../databases/access.js';
+import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const parameter = s.check<Record<string, unknown>>('parameter must be a map with :id and :type keys', (v) => isMap(v) && 'id' in v && 'type' in v);
@@ -115,7 +115,10 @@ export function dashboardRoutes(r: Routes) {
   r.get(
     '/api/dashboard/params/valid-filter-fields',
     { query: { filtered: s.array(s.natInt()), filtering: s.maybe(s.array(s.natInt())) } },
-    ({ ctx, caller, query }) => validFilterFields(ctx, caller, query.filtered, query.filtering ?? []),
+    async ({ ctx, caller, query }) => {
+      await checkFieldsVisible(ctx, caller, [...query.filtered, ...(query.filtering ?? [])]);
+      return validFilterFields(ctx, caller, query.filtered, query.filtering ?? []);
+    },
   );
 
   r.post('/api/dashboard/save', { body: { name: s.nbstr() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));

@@ -43,15 +43,20 @@ export function visibleTablesOf<T extends Pick<TableRow, 'id' | 'db_id' | 'schem
 
 export type { FieldRow };
 
-/** `native_permissions` and `can-manage` of database shapes made without the caller's permissions (query metadata). */
+/**
+ * Query metadata made without the caller's permissions: databases they can't see are dropped, the others get
+ * `native_permissions` and `can-manage` from their data permissions.
+ */
 export async function applyDatabaseAccess<T>(ctx: AppContext, caller: Caller, metadata: T): Promise<T> {
-  const databases = (metadata as { databases?: unknown }).databases;
-  if (caller.isSuperuser || !Array.isArray(databases)) return metadata;
+  const holder = metadata as { databases?: unknown };
+  if (caller.isSuperuser || !Array.isArray(holder.databases)) return metadata;
   const access = await dataAccess(ctx, caller);
-  for (const db of databases as Array<Record<string, unknown>>) {
-    if (typeof db.id !== 'number' || db.id < 0) continue;
+  holder.databases = (holder.databases as Array<Record<string, unknown>>).filter((db) => {
+    if (typeof db.id !== 'number' || db.id < 0) return true;
+    if (!access.canSeeDatabase(db.id)) return false;
     db.native_permissions = access.canNative(db.id) ? 'write' : 'none';
     db['can-manage'] = access.canManageDatabase(db.id);
-  }
+    return true;
+  });
   return metadata;
 }

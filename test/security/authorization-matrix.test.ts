@@ -1,0 +1,437 @@
+// The authorization matrix: every API route the server registers × {anonymous, ordinary user, user whose groups have
+// no data access, admin}, one request each, in parallel, against admin-only fixtures (./fixtures.ts). Each answer must
+// have the expected status, no caller may ever get a 5xx, and a denied answer (401/403, or a query refused for
+// missing permissions) must carry none of the fixtures' names or data.
+//
+// The routes come from the server itself: a route missing from EXPECTED fails the test, so a new endpoint can't be
+// added without saying who may call it. Defaults: anonymous 401 (unless the route is open), ordinary and no-data
+// users 403, admin a success; EXPECTED lists the exceptions.
+//
+// QUARRY_MATRIX_DISCOVER=1 prints what every caller got, to review when adding routes.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb } from '../helpers/server.js';
+import type { ApiResponse, Client } from '../helpers/client.js';
+import { registeredRoutes, type RegisteredRoute } from './routes.js';
+import { concretePath, matrixFixtures, SECRET_MARKER, type CallerName, type MatrixFixtures } from './fixtures.js';
+
+type Status = number | number[];
+interface Expectation {
+  anon?: Status;
+  user?: Status;
+  nodata?: Status;
+  admin?: Status;
+  /** Both users. */
+  users?: Status;
+  /** Everyone (open routes). */
+  all?: Status;
+  body?: (fx: MatrixFixtures) => unknown;
+  query?: (fx: MatrixFixtures) => Record<string, string | number>;
+}
+
+const OK = [200, 202, 204];
+const CALLERS: CallerName[] = ['anon', 'user', 'nodata', 'admin'];
+
+const productsCount = (fx: MatrixFixtures) => ({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PRODUCTS'), aggregation: [['count']] } });
+const byCategory = (fx: MatrixFixtures) => ({ ...productsCount(fx), query: { ...productsCount(fx).query, breakout: [['field', fx.categoryField, null]] } });
+const valuesBody = (fx: MatrixFixtures) => ({ parameter: { id: 'p', type: 'category' }, field_ids: [fx.categoryField] });
+/** A route on the Sample Database's metadata: the ordinary user may read it, the no-data user may not. */
+const dataRead: Expectation = { user: 200, nodata: 403 };
+/** Validation fails before anything else (the empty body the matrix sends). */
+const invalid: Expectation = { users: 400, admin: 400 };
+/** Open to every signed-in user. */
+const signedIn: Expectation = { users: 200 };
+
+/**
+ * Who may call what, where it differs from the defaults (anonymous 401, users 403, admin a success). Every
+ * registered route must appear here or in OPEN.
+ */
+const EXPECTED: Record<string, Expectation> = {
+  // actions are not built: no action exists to share
+  'DELETE /api/action/:id/public_link': { admin: 404 },
+  'POST /api/action/:id/public_link': { admin: 404 },
+  'GET /api/action/public': {},
+  'GET /api/activity/most_recently_viewed_dashboard': { users: 204, admin: 204 },
+  'GET /api/activity/popular_items': signedIn,
+  'GET /api/activity/recent_views': signedIn,
+  'GET /api/activity/recents': { ...signedIn, query: () => ({ context: 'views' }) },
+  'POST /api/activity/recents': { body: (fx) => ({ model: 'card', model_id: fx.cardId, context: 'selection' }), users: 403, admin: 204 },
+  'GET /api/api-key': {},
+  'POST /api/api-key': invalid,
+  'DELETE /api/api-key/:id': {},
+  'PUT /api/api-key/:id': {},
+  'PUT /api/api-key/:id/regenerate': {},
+  'GET /api/api-key/count': {},
+  'GET /api/bookmark': signedIn,
+  'DELETE /api/bookmark/:model/:id': { users: 204 }, // one's own (absent) bookmark
+  'POST /api/bookmark/:model/:id': {},
+  'PUT /api/bookmark/ordering': invalid,
+  'GET /api/card': signedIn,
+  'POST /api/card': { body: (fx) => ({ name: 'x', display: 'table', visualization_settings: {}, dataset_query: productsCount(fx) }), user: 200, nodata: 403, admin: 200 },
+  'DELETE /api/card/:id': {},
+  'GET /api/card/:id': {},
+  'PUT /api/card/:id': {},
+  'POST /api/card/:id/copy': {},
+  'GET /api/card/:id/dashboards': {},
+  'GET /api/card/:id/params/:param-key/search/:query': {},
+  'GET /api/card/:id/params/:param-key/values': {},
+  'DELETE /api/card/:id/public_link': {},
+  'POST /api/card/:id/public_link': {},
+  'POST /api/card/:id/query': {},
+  'GET /api/card/:id/query_metadata': {},
+  'POST /api/card/:id/query/:export-format': {},
+  'GET /api/card/:id/series': { admin: 400 }, // a breakout of a category can't take series
+  'GET /api/card/:id/timelines': {},
+  'POST /api/card/collections': { body: (fx) => ({ card_ids: [fx.cardId], collection_id: null }) },
+  'GET /api/card/embeddable': {},
+  'POST /api/card/from-csv': invalid, // no file
+  'POST /api/card/pivot/:card-id/query': {},
+  'GET /api/card/public': {},
+  'GET /api/collection': signedIn,
+  'POST /api/collection': invalid,
+  'GET /api/collection/:id': {},
+  'PUT /api/collection/:id': {},
+  'GET /api/collection/:id/items': {},
+  'GET /api/collection/:id/timelines': {},
+  'GET /api/collection/graph': {},
+  'PUT /api/collection/graph': { admin: 400 },
+  'GET /api/collection/root': signedIn,
+  'GET /api/collection/root/items': signedIn,
+  'GET /api/collection/root/timelines': signedIn,
+  'GET /api/collection/trash': signedIn,
+  'GET /api/collection/tree': signedIn,
+  'GET /api/dashboard': signedIn,
+  'POST /api/dashboard': invalid,
+  'DELETE /api/dashboard/:id': {},
+  'GET /api/dashboard/:id': {},
+  'PUT /api/dashboard/:id': {},
+  'PUT /api/dashboard/:id/cards': invalid,
+  'POST /api/dashboard/:id/copy': {},
+  'POST /api/dashboard/:id/dashcard/:dashcard-id/card/:card-id/query': {},
+  'POST /api/dashboard/:id/dashcard/:dashcard-id/card/:card-id/query/:export-format': {},
+  'GET /api/dashboard/:id/dashcard/:dashcard-id/execute': { query: () => ({ parameters: '{}' }), admin: 404 }, // no dashcard has an action
+  'POST /api/dashboard/:id/dashcard/:dashcard-id/execute': { admin: 404 }, // no dashcard has an action
+  'GET /api/dashboard/:id/items': {},
+  'GET /api/dashboard/:id/params/:param-key/search/:query': {},
+  'GET /api/dashboard/:id/params/:param-key/values': {},
+  'DELETE /api/dashboard/:id/public_link': {},
+  'POST /api/dashboard/:id/public_link': {},
+  'GET /api/dashboard/:id/query_metadata': {},
+  'GET /api/dashboard/:id/related': {},
+  'POST /api/dashboard/:id/revert': invalid,
+  'GET /api/dashboard/:id/revisions': {},
+  'GET /api/dashboard/embeddable': {},
+  'GET /api/dashboard/params/valid-filter-fields': { ...dataRead, query: (fx) => ({ filtered: fx.categoryField }) },
+  'POST /api/dashboard/pivot/:dashboard-id/dashcard/:dashcard-id/card/:card-id/query': {},
+  'GET /api/dashboard/public': {},
+  'POST /api/dashboard/save': invalid,
+  'POST /api/dashboard/save/collection/:parent-collection-id': invalid,
+  'GET /api/database': signedIn,
+  'POST /api/database': { admin: 400 },
+  'GET /api/database/-1337/datasets': signedIn,
+  'GET /api/database/-1337/datasets/:schema': signedIn,
+  'GET /api/database/-1337/metadata': signedIn,
+  'GET /api/database/-1337/schema/:schema': signedIn,
+  'GET /api/database/-1337/schemas': signedIn,
+  'DELETE /api/database/:id': {},
+  'GET /api/database/:id': dataRead,
+  'PUT /api/database/:id': {},
+  'GET /api/database/:id/autocomplete_suggestions': { ...dataRead, query: () => ({ prefix: 'P' }) },
+  'GET /api/database/:id/card_autocomplete_suggestions': { ...dataRead, query: () => ({ query: 'Zq' }) },
+  'POST /api/database/:id/discard_values': {},
+  'POST /api/database/:id/dismiss_spinner': {},
+  'GET /api/database/:id/fields': dataRead,
+  'GET /api/database/:id/idfields': dataRead,
+  'GET /api/database/:id/metadata': dataRead,
+  'POST /api/database/:id/persist': { admin: 400 }, // SQLite can't persist models
+  'POST /api/database/:id/rescan_values': {},
+  'GET /api/database/:id/schema': dataRead,
+  'GET /api/database/:id/schema/:schema': dataRead,
+  'GET /api/database/:id/schemas': dataRead,
+  'POST /api/database/:id/sync_schema': {},
+  'GET /api/database/:id/syncable_schemas': {},
+  'POST /api/database/:id/unpersist': {},
+  'GET /api/database/:id/usage_info': {},
+  'POST /api/database/sample_database': {},
+  'POST /api/database/validate': { admin: 400 },
+  'POST /api/dataset': { body: productsCount, user: 202, nodata: 403, admin: 202 },
+  'POST /api/dataset/:export-format': { body: (fx) => ({ query: JSON.stringify(productsCount(fx)) }), user: 200, nodata: 403, admin: 200 },
+  'POST /api/dataset/duration': { body: productsCount, users: 200 }, // only the average running time of a query hash
+  'POST /api/dataset/native': { body: productsCount, user: 200, nodata: 403, admin: 200 },
+  'POST /api/dataset/parameter/search/:query': { body: valuesBody, ...dataRead },
+  'POST /api/dataset/parameter/values': { body: valuesBody, ...dataRead },
+  'POST /api/dataset/pivot': { body: byCategory, user: 202, nodata: 403, admin: 202 },
+  'POST /api/dataset/query_metadata': { body: productsCount, users: 200 }, // what the caller may not see is left out
+  'GET /api/field/:id': dataRead,
+  'PUT /api/field/:id': {},
+  'DELETE /api/field/:id/dimension': {},
+  'POST /api/field/:id/dimension': { admin: 400 },
+  'POST /api/field/:id/discard_values': {},
+  'GET /api/field/:id/related': dataRead,
+  'GET /api/field/:id/remapping/:remapped-id': { ...dataRead, query: () => ({ value: 'Gizmo' }) },
+  'POST /api/field/:id/rescan_values': {},
+  'GET /api/field/:id/search/:search-id': { ...dataRead, query: () => ({ value: 'Gi' }) },
+  'GET /api/field/:id/summary': dataRead,
+  'GET /api/field/:id/values': dataRead,
+  'POST /api/field/:id/values': { admin: 400 },
+  'GET /api/native-query-snippet': signedIn,
+  'POST /api/native-query-snippet': invalid,
+  'GET /api/native-query-snippet/:id': signedIn,
+  'PUT /api/native-query-snippet/:id': signedIn, // All Users curate the root snippet folder by default
+  'GET /api/permissions/graph': {},
+  'PUT /api/permissions/graph': { admin: 400 },
+  'GET /api/permissions/graph/db/:db-id': {},
+  'GET /api/permissions/graph/group/:group-id': {},
+  'GET /api/permissions/group': {},
+  'POST /api/permissions/group': invalid,
+  'DELETE /api/permissions/group/:id': {},
+  'GET /api/permissions/group/:id': {},
+  'PUT /api/permissions/group/:id': invalid,
+  'GET /api/permissions/membership': {},
+  'POST /api/permissions/membership': invalid,
+  'DELETE /api/permissions/membership/:id': { admin: 404 }, // cleared just before
+  'PUT /api/permissions/membership/:id': invalid,
+  'PUT /api/permissions/membership/:id/clear': {},
+  'GET /api/revision': { query: (fx) => ({ entity: 'card', id: fx.cardId }) },
+  'GET /api/revision/:entity/:id': {},
+  'POST /api/revision/revert': invalid,
+  'GET /api/search': signedIn,
+  'GET /api/setting': {},
+  'PUT /api/setting': { users: 204 }, // nothing sent; users may change only their own settings
+  'GET /api/setting/:key': signedIn,
+  'PUT /api/setting/:key': {},
+  'GET /api/table': signedIn,
+  'PUT /api/table': { admin: 400 },
+  'GET /api/table/:id': dataRead,
+  'PUT /api/table/:id': {},
+  'POST /api/table/:id/discard_values': {},
+  'PUT /api/table/:id/fields/order': { admin: 400 },
+  'GET /api/table/:id/fks': dataRead,
+  'GET /api/table/:id/query_metadata': dataRead,
+  'GET /api/table/:id/related': dataRead,
+  'POST /api/table/:id/rescan_values': {},
+  'POST /api/table/:id/sync_schema': {},
+  'GET /api/table/card__:id/query_metadata': { users: 404 }, // saved questions the caller can't read aren't tables
+  'GET /api/timeline': signedIn,
+  'POST /api/timeline': invalid,
+  'POST /api/timeline-event': invalid,
+  'DELETE /api/timeline-event/:id': {},
+  'GET /api/timeline-event/:id': {},
+  'PUT /api/timeline-event/:id': {},
+  'DELETE /api/timeline/:id': {},
+  'GET /api/timeline/:id': {},
+  'PUT /api/timeline/:id': {},
+  'GET /api/timeline/collection/:id': {},
+  'GET /api/timeline/collection/root': signedIn,
+  'GET /api/user': {},
+  'POST /api/user': invalid,
+  'DELETE /api/user/:id': { admin: 400 }, // the last admin stays
+  'GET /api/user/:id': {},
+  'PUT /api/user/:id': {},
+  'PUT /api/user/:id/modal/:modal': {},
+  'PUT /api/user/:id/password': invalid,
+  'PUT /api/user/:id/reactivate': { admin: 400 }, // already active
+  'GET /api/user/current': signedIn,
+  'GET /api/user/recipients': signedIn,
+};
+
+/** Routes open to anonymous callers (public links, embedding, sign-in): `all` is what everyone gets. */
+const OPEN: Record<string, Expectation> = {
+  'GET /api/health': { all: 200 },
+  'GET /api/util/random_token': { all: 200 },
+  'POST /api/util/password_check': { all: 400 },
+  'GET /api/session/properties': { all: 200 },
+  'POST /api/session': { all: 400 },
+  'DELETE /api/session': { anon: 404, users: 204, admin: 204 },
+  'POST /api/session/forgot_password': { all: 400 },
+  'POST /api/session/google_auth': { all: 400 },
+  'GET /api/session/password_reset_token_valid': { all: 400 },
+  'POST /api/session/password-check': { all: 400 },
+  'POST /api/session/reset_password': { all: 400 },
+  'POST /api/setup': { all: 403 }, // set up already
+  'GET /api/public/action/:uuid': { all: 404 },
+  'POST /api/public/action/:uuid/execute': { all: 404 },
+  'GET /api/public/card/:uuid': { all: 200 },
+  'GET /api/public/card/:uuid/field/:field-id/remapping/:remapped-id': { all: 200, query: () => ({ value: 'Gizmo' }) },
+  'GET /api/public/card/:uuid/field/:field-id/search/:search-field-id': { all: 200, query: () => ({ value: 'Gi' }) },
+  'GET /api/public/card/:uuid/field/:field-id/values': { all: 200 },
+  'GET /api/public/card/:uuid/params/:param-key/search/:query': { all: 200 },
+  'GET /api/public/card/:uuid/params/:param-key/values': { all: 200 },
+  'GET /api/public/card/:uuid/query': { all: 202 },
+  'GET /api/public/card/:uuid/query/:export-format': { all: 200 },
+  'GET /api/public/dashboard/:uuid': { all: 200 },
+  'GET /api/public/dashboard/:uuid/dashcard/:dashcard-id/card/:card-id': { all: 202 },
+  'GET /api/public/dashboard/:uuid/dashcard/:dashcard-id/card/:card-id/:export-format': { all: 200 },
+  'POST /api/public/dashboard/:uuid/dashcard/:dashcard-id/card/:card-id/:export-format': { all: 200 },
+  'GET /api/public/dashboard/:uuid/dashcard/:dashcard-id/execute': { all: 404 },
+  'POST /api/public/dashboard/:uuid/dashcard/:dashcard-id/execute': { all: 404 },
+  'GET /api/public/dashboard/:uuid/field/:field-id/remapping/:remapped-id': { all: 200, query: () => ({ value: 'Gizmo' }) },
+  'GET /api/public/dashboard/:uuid/field/:field-id/search/:search-field-id': { all: 200, query: () => ({ value: 'Gi' }) },
+  'GET /api/public/dashboard/:uuid/field/:field-id/values': { all: 200 },
+  'GET /api/public/dashboard/:uuid/params/:param-key/search/:query': { all: 200 },
+  'GET /api/public/dashboard/:uuid/params/:param-key/values': { all: 200 },
+  'GET /api/public/oembed': { all: 200, query: (fx) => ({ url: `http://quarry.example/public/question/${fx.cardUuid}` }) },
+  'GET /api/public/pivot/card/:uuid/query': { all: 202 },
+  'GET /api/public/pivot/dashboard/:uuid/dashcard/:dashcard-id/card/:card-id': { all: 202 },
+  'GET /api/embed/card/:token': { all: 200 },
+  'GET /api/embed/card/:token/field/:field-id/remapping/:remapped-id': { all: 200, query: () => ({ value: 'Gizmo' }) },
+  'GET /api/embed/card/:token/field/:field-id/search/:search-field-id': { all: 200, query: () => ({ value: 'Gi' }) },
+  'GET /api/embed/card/:token/field/:field-id/values': { all: 200 },
+  'GET /api/embed/card/:token/params/:param-key/search/:prefix': { all: 200 },
+  'GET /api/embed/card/:token/params/:param-key/values': { all: 200 },
+  'GET /api/embed/card/:token/query': { all: 202 },
+  'GET /api/embed/card/:token/query/:export-format': { all: 200 },
+  'GET /api/embed/dashboard/:token': { all: 200 },
+  'GET /api/embed/dashboard/:token/dashcard/:dashcard-id/card/:card-id': { all: 202 },
+  'GET /api/embed/dashboard/:token/dashcard/:dashcard-id/card/:card-id/:export-format': { all: 200 },
+  'GET /api/embed/dashboard/:token/field/:field-id/remapping/:remapped-id': { all: 200, query: () => ({ value: 'Gizmo' }) },
+  'GET /api/embed/dashboard/:token/field/:field-id/search/:search-field-id': { all: 200, query: () => ({ value: 'Gi' }) },
+  'GET /api/embed/dashboard/:token/field/:field-id/values': { all: 200 },
+  'GET /api/embed/dashboard/:token/params/:param-key/search/:prefix': { all: 200 },
+  'GET /api/embed/dashboard/:token/params/:param-key/values': { all: 200 },
+  'GET /api/embed/pivot/card/:token/query': { all: 202 },
+  'GET /api/embed/pivot/dashboard/:token/dashcard/:dashcard-id/card/:card-id': { all: 202 },
+};
+
+// The preview of embedding: admins only, under both spellings.
+for (const prefix of ['/api/preview-embed', '/api/preview_embed']) {
+  for (const [path, status] of [
+    ['/card/:token', 200],
+    ['/card/:token/query', 202],
+    ['/dashboard/:token', 200],
+    ['/dashboard/:token/dashcard/:dashcard-id/card/:card-id', 202],
+    ['/dashboard/:token/params/:param-key/values', 200],
+    ['/pivot/card/:token/query', 202],
+    ['/pivot/dashboard/:token/dashcard/:dashcard-id/card/:card-id', 202],
+  ] as const) {
+    EXPECTED[`GET ${prefix}${path}`] = { admin: status };
+  }
+}
+
+function expected(key: string, caller: CallerName, route: Expectation, open: boolean): Status {
+  if (route.all !== undefined && route[caller] === undefined) return route.all;
+  if (route[caller] !== undefined) return route[caller]!;
+  if ((caller === 'user' || caller === 'nodata') && route.users !== undefined) return route.users;
+  if (caller === 'anon') return open ? OK : 401;
+  if (caller === 'admin') return OK;
+  return 403;
+}
+
+function denied(response: ApiResponse): boolean {
+  return response.status === 401 || response.status === 403 || (response.status === 202 && response.body?.error_type === 'missing-required-permissions');
+}
+
+forEachAppDb(
+  'authorization matrix',
+  (server) => {
+    let fx: MatrixFixtures;
+    let routes: RegisteredRoute[];
+
+    before(async () => {
+      fx = await matrixFixtures(server());
+      routes = registeredRoutes(server().server.app);
+    });
+
+    test('every registered route says who may call it', () => {
+      const missing = routes.map((r) => `${r.method} ${r.path}`).filter((key) => !(key in EXPECTED) && !(key in OPEN));
+      assert.deepEqual(missing, [], 'add these routes to the matrix');
+    });
+
+    // (before the matrix, whose admin requests end by deleting the fixtures)
+    test('public and embed endpoints answer hostile input with sanitized errors', async () => {
+      const anon = fx.callers.anon;
+      const leaks = /select |from |core_user|stack|\bat \/|\.ts:|sqlite|postgres|syntax/i;
+      const hostile = [
+        ['uuid', "' OR 1=1 --"],
+        ['uuid', '00000000-0000-4000-8000-000000000000'],
+        ['parameters', '{{'],
+        ['parameters', JSON.stringify([{ id: 'cat-param', value: "x' UNION SELECT password FROM core_user --" }])],
+        ['parameters', JSON.stringify([{ id: 'catp', value: { $ne: 1 } }])],
+        ['parameters', JSON.stringify([{ id: '../../etc/passwd', value: 1 }])],
+      ];
+      const checks: Promise<string | null>[] = [];
+      for (const route of routes.filter((r) => r.path.startsWith('/api/public/'))) {
+        for (const [kind, value] of hostile) {
+          let path = concretePath(route.path, fx);
+          const options: { query?: Record<string, string> } = {};
+          if (kind === 'uuid') path = path.replace(fx.cardUuid, encodeURIComponent(value)).replace(fx.dashboardUuid, encodeURIComponent(value));
+          else options.query = { parameters: value };
+          checks.push(
+            anon.request(route.method, path, route.method === 'POST' ? {} : undefined, options).then((r) => {
+              if (r.status >= 500) return `${route.method} ${path}: ${r.status}`;
+              if (r.status === 404 && r.text !== 'Not found.' && r.text !== 'API endpoint does not exist.') return `${route.method} ${path}: 404 ${r.text}`;
+              if (r.status === 400 && r.text !== 'An error occurred.') return `${route.method} ${path}: 400 ${r.text}`;
+              if (r.status === 202 && r.body.status === 'failed' && r.body.error !== 'An error occurred while running the query.') return `${route.method} ${path}: ${r.text}`;
+              if (r.status >= 400 && leaks.test(r.text)) return `${route.method} ${path}: leaks ${r.text}`;
+              return null;
+            }),
+          );
+        }
+      }
+      const [header, , sig] = fx.cardToken.split('.');
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ resource: { question: fx.cardId, dashboard: fx.dashboardId }, params: { cat: 'x' } })).toString('base64url')}.${sig}`;
+      for (const route of routes.filter((r) => r.path.startsWith('/api/embed/'))) {
+        const path = concretePath(route.path, fx).replace(fx.cardToken, tampered).replace(fx.dashboardToken, tampered);
+        checks.push(
+          anon.request(route.method, path, undefined, { query: OPEN[`${route.method} ${route.path}`]?.query?.(fx) }).then((r) =>
+            r.status === 400 && r.text === 'Message seems corrupt or manipulated' ? null : `${route.method} ${route.path}: ${r.status} ${r.text.slice(0, 120)}`,
+          ),
+        );
+      }
+      assert.deepEqual((await Promise.all(checks)).filter((x) => x !== null), []);
+    });
+
+    test('every caller gets the expected status, never a 5xx, and no data when denied', async () => {
+      const results = new Map<string, ApiResponse>();
+      const send = async (caller: CallerName, route: RegisteredRoute) => {
+        const key = `${route.method} ${route.path}`;
+        const spec = EXPECTED[key] ?? OPEN[key] ?? {};
+        const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : spec.body ? spec.body(fx) : {};
+        const client: Client = fx.callers[caller];
+        results.set(`${caller} ${key}`, await client.request(route.method, concretePath(route.path, fx), body, { query: spec.query?.(fx) }));
+      };
+      // reads in parallel; then each caller's writes in order: deletes last (the database, whose removal takes its
+      // cards along, after the rest), logging out at the very end
+      const last = ['DELETE /api/database/:id', 'DELETE /api/session'];
+      const order = (r: RegisteredRoute) => {
+        const index = last.indexOf(`${r.method} ${r.path}`);
+        return r.method === 'GET' ? 0 : index >= 0 ? 3 + index : r.method === 'DELETE' ? 2 : 1;
+      };
+      const reads = routes.filter((r) => order(r) === 0);
+      // deletes of parts (a link, a dimension) before deletes of the things they belong to
+      const writes = routes.filter((r) => order(r) > 0).sort((a, b) => order(a) - order(b) || (order(a) === 2 ? b.path.length - a.path.length : 0));
+      for (let i = 0; i < reads.length; i += 16) {
+        await Promise.all(reads.slice(i, i + 16).flatMap((route) => CALLERS.map((caller) => send(caller, route))));
+      }
+      await Promise.all(CALLERS.filter((c) => c !== 'admin').map(async (caller) => {
+        for (const route of writes) await send(caller, route);
+      }));
+      for (const route of writes) await send('admin', route);
+
+      const failures: string[] = [];
+      const discover = process.env.QUARRY_MATRIX_DISCOVER === '1';
+      for (const route of routes) {
+        const key = `${route.method} ${route.path}`;
+        const open = key in OPEN;
+        const spec = EXPECTED[key] ?? OPEN[key] ?? {};
+        const line: string[] = [];
+        for (const caller of CALLERS) {
+          const response = results.get(`${caller} ${key}`)!;
+          const want = expected(key, caller, spec, open);
+          const wanted = Array.isArray(want) ? want : [want];
+          line.push(`${caller}=${response.status}`);
+          if (response.status >= 500) failures.push(`${caller} ${key}: ${response.status} ${response.text.slice(0, 200)}`);
+          else if (!wanted.includes(response.status)) failures.push(`${caller} ${key}: ${response.status}, expected ${JSON.stringify(want)} — ${response.text.slice(0, 160)}`);
+          if (denied(response) && (response.text.includes(SECRET_MARKER) || /"rows"\s*:\s*\[\s*\[/.test(response.text))) {
+            failures.push(`${caller} ${key}: a denied body carries data — ${response.text.slice(0, 200)}`);
+          }
+        }
+        if (discover) console.log(`MATRIX ${key} ${line.join(' ')}`);
+      }
+      assert.deepEqual(failures, []);
+    });
+
+  },
+  ['sqlite'],
+);
