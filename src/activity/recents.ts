@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { bool, parseJson } from '../appdb/portable.js';
+import { dataAccess, type DataAccess } from '../permissions/data-access.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { rootCollectionName } from '../collections/json.js';
 import { effectiveParentId } from '../collections/items.js';
@@ -168,6 +169,13 @@ function describe(objects: Objects, access: CollectionAccess, view: View, option
   return null;
 }
 
+/** Tables show up only for callers who may query them (data permissions); other kinds pass. */
+function queryableTable(data: DataAccess, objects: Awaited<ReturnType<typeof loadObjects>>, view: { model: string; model_id: number }): boolean {
+  if (view.model !== 'table') return true;
+  const table = objects.tables.get(view.model_id);
+  return !table || data.canQueryTable({ id: table.id, db_id: table.db_id, schema: table.schema });
+}
+
 export async function recents(ctx: AppContext, caller: Caller, contexts: string[], options: { includeMetadata: boolean }) {
   if (contexts.length === 0) throw badRequest('context is required.');
   const stored = contexts.map((c) => (c === 'views' ? 'view' : 'selection'));
@@ -179,11 +187,11 @@ export async function recents(ctx: AppContext, caller: Caller, contexts: string[
     .orderBy('timestamp', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  const [access, objects] = await Promise.all([collectionAccess(ctx, caller), loadObjects(ctx, views)]);
+  const [access, data, objects] = await Promise.all([collectionAccess(ctx, caller), dataAccess(ctx, caller), loadObjects(ctx, views)]);
   const seen = new Set<string>();
   const out: Array<Record<string, unknown>> = [];
   for (const view of views) {
-    const item = describe(objects, access, view, options);
+    const item = queryableTable(data, objects, view) ? describe(objects, access, view, options) : null;
     if (!item) continue;
     const key = `${item.model}:${item.id}`;
     if (seen.has(key)) continue;
@@ -226,8 +234,9 @@ export async function addSelection(ctx: AppContext, caller: Caller, model: strin
     if (!collection) throw notFound('Model not found');
     access.checkRead(collection.id);
   } else {
-    const table = await ctx.db.selectFrom('metabase_table').select('id').where('id', '=', modelId).executeTakeFirst();
+    const table = await ctx.db.selectFrom('metabase_table').select(['id', 'db_id', 'schema']).where('id', '=', modelId).executeTakeFirst();
     if (!table) throw notFound('Model not found');
+    (await dataAccess(ctx, caller)).checkQueryTable(table);
   }
   await touchRecent(ctx, caller.user.id, stored, modelId, 'selection', cardType);
 }
@@ -313,9 +322,9 @@ async function pageViews(ctx: AppContext) {
 export async function popularItems(ctx: AppContext, caller: Caller) {
   const [cards, pages] = await Promise.all([cardRuns(ctx), pageViews(ctx)]);
   const views = [...cards, ...pages].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
-  const [access, objects] = await Promise.all([collectionAccess(ctx, caller), loadObjects(ctx, views)]);
+  const [access, data, objects] = await Promise.all([collectionAccess(ctx, caller), dataAccess(ctx, caller), loadObjects(ctx, views)]);
   const described = views
-    .map((view) => ({ view, item: describe(objects, access, view, { includeMetadata: false }) }))
+    .map((view) => ({ view, item: queryableTable(data, objects, view) ? describe(objects, access, view, { includeMetadata: false }) : null }))
     .filter((x): x is { view: (typeof views)[number]; item: Record<string, unknown> } => x.item !== null);
   const n = described.length;
   const maxCount = Math.max(0, ...described.map((d) => d.view.cnt));

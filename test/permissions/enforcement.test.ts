@@ -145,6 +145,11 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal((await analyst.get(`/api/database/${sample.id}/autocomplete_suggestions`, { query: { prefix: 'o' } })).status, 403);
     const values = await analyst.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category' }, field_ids: [f['salaries.secret']] });
     assert.equal(values.status, 403);
+    // tables others viewed don't show up among the popular items of someone who can't query them
+    await admin.get(`/api/table/${t.salaries}`);
+    const popular = (await analyst.get('/api/activity/popular_items')).body.popular_items;
+    assert.ok(!popular.some((i: any) => i.model === 'table' && i.id === t.salaries), JSON.stringify(popular));
+    assert.equal((await analyst.post('/api/activity/recents', { model: 'table', model_id: t.salaries, context: 'selection' })).status, 403);
     // the user whose groups have no data access sees no database at all
     assert.deepEqual((await nobody.get('/api/database')).body.data, []);
     assert.deepEqual((await nobody.get('/api/table')).body, []);
