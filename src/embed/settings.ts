@@ -1,6 +1,7 @@
 // The settings signed embedding depends on: whether it is on (`enable-embedding-static`, or the older
 // `enable-embedding`), and the secret tokens are signed with (`embedding-secret-key`, 64 hexadecimal characters).
 
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
 
@@ -21,4 +22,11 @@ export async function embeddingSecret(ctx: AppContext): Promise<string> {
   const secret = await ctx.settings.getString('embedding-secret-key');
   if (!secret) throw badRequest(NO_SECRET_KEY);
   return secret;
+}
+
+/** Turning embedding on gives it a secret key when it has none yet (as Metabase does), so tokens can be signed. */
+export async function ensureEmbeddingSecret(ctx: AppContext, enabled: unknown): Promise<void> {
+  if (enabled !== true && enabled !== 'true') return;
+  if (await ctx.settings.getString('embedding-secret-key')) return;
+  await ctx.settings.set('embedding-secret-key', randomBytes(32).toString('hex'), null);
 }

@@ -7,6 +7,7 @@ import { passwordComplexityDescription } from '../users/password-policy.js';
 import { engineDescriptors } from '../drivers/engines.js';
 import { AVAILABLE_LOCALES } from '../util/locales.js';
 import { hasUserSetup } from '../users/setup-state.js';
+import { ensureEmbeddingSecret } from '../embed/settings.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 
@@ -137,8 +138,8 @@ defineSetting({ key: 'email-configured?', type: 'boolean', visibility: 'public',
 
 // ----- sharing and embedding ------------------------------------------------------------------------------
 defineSetting({ key: 'enable-public-sharing', type: 'boolean', visibility: 'authenticated', default: true, description: 'Enable admins to create publicly viewable links (and embeddable iframes) for Questions and Dashboards?' });
-defineSetting({ key: 'enable-embedding', type: 'boolean', visibility: 'authenticated', default: false, description: 'Allow admins to securely embed questions and dashboards within other applications?' });
-defineSetting({ key: 'enable-embedding-static', type: 'boolean', visibility: 'authenticated', default: false, description: 'Enable static embedding (signed JWT embeds).' });
+defineSetting({ key: 'enable-embedding', type: 'boolean', visibility: 'authenticated', default: false, description: 'Allow admins to securely embed questions and dashboards within other applications?', onChange: ensureEmbeddingSecret });
+defineSetting({ key: 'enable-embedding-static', type: 'boolean', visibility: 'authenticated', default: false, description: 'Enable static embedding (signed JWT embeds).', onChange: ensureEmbeddingSecret });
 defineSetting({ key: 'enable-embedding-interactive', type: 'boolean', visibility: 'authenticated', default: false, description: 'Enable interactive embedding.' });
 defineSetting({ key: 'enable-embedding-sdk', type: 'boolean', visibility: 'authenticated', default: false, description: 'Enable the embedding SDK.' });
 defineSetting({ key: 'embedding-app-origin', type: 'string', visibility: 'public', default: null, description: 'Allow this origin to embed the full Metabase application.' });

@@ -96,6 +96,8 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal(before.text, 'Embedding is not enabled.');
     assert.equal((await admin.put(`/api/card/${nativeCard.id}`, { enable_embedding: true })).text, 'Embedding is not enabled.');
     await setting('enable-embedding-static', true);
+    assert.match(String(await server().ctx.settings.getString('embedding-secret-key')), /^[0-9a-f]{64}$/, 'turning embedding on made a secret key');
+    await setting('embedding-secret-key', null);
     assert.equal((await anon.get(`/api/embed/card/${await cardToken()}`)).text, 'The embedding secret key has not been set.');
     assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: 'not-hex' })).status, 400);
     await setting('embedding-secret-key', secret);
