@@ -142,6 +142,16 @@ export function fullDataAccess(caller: Caller | null = null): DataAccess {
   return new DataAccess(caller, null, []);
 }
 
+/**
+ * Whether the caller may write native SQL against some database — what Metabase's open-source edition asks of
+ * anyone reading or writing native query snippets.
+ */
+export async function hasNativeAccessSomewhere(ctx: AppContext, caller: Caller): Promise<boolean> {
+  if (caller.isSuperuser) return true;
+  const [access, databases] = await Promise.all([dataAccess(ctx, caller), ctx.db.selectFrom('metabase_database').select('id').where('is_audit', '=', false).execute()]);
+  return databases.some((d) => access.canNative(d.id));
+}
+
 /** Loads the caller's data permissions (one query; none for admins). */
 export async function dataAccess(ctx: AppContext, caller: Caller): Promise<DataAccess> {
   if (caller.isSuperuser) return fullDataAccess(caller);

@@ -4,10 +4,11 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
+import { hasNativeAccessSomewhere } from '../permissions/data-access.js';
 import { findCollection } from '../collections/store.js';
 import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource } from '../collections/items.js';
@@ -62,7 +63,13 @@ async function checkNameFree(db: Db, name: string, exceptId: number | null) {
   if (await q.executeTakeFirst()) throw badRequest(DUPLICATE_MESSAGE);
 }
 
+/** Snippets are pieces of SQL: only those who may write SQL somewhere see or touch them (Metabase's rule). */
+async function checkNativeWriter(ctx: AppContext, caller: Caller): Promise<void> {
+  if (!(await hasNativeAccessSomewhere(ctx, caller))) throw forbidden();
+}
+
 export async function listSnippets(ctx: AppContext, caller: Caller, archived: boolean) {
+  if (!(await hasNativeAccessSomewhere(ctx, caller))) return snippetsJson(ctx, []);
   const access = await collectionAccess(ctx, caller);
   const rows = (await ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', archived).execute())
     .filter((r) => access.canRead(r.collection_id, NAMESPACE))
@@ -71,6 +78,7 @@ export async function listSnippets(ctx: AppContext, caller: Caller, archived: bo
 }
 
 export async function getSnippet(ctx: AppContext, caller: Caller, id: number) {
+  await checkNativeWriter(ctx, caller);
   const access = await collectionAccess(ctx, caller);
   const row = await requireSnippet(ctx.db, id);
   access.checkRead(row.collection_id, NAMESPACE);
@@ -82,6 +90,7 @@ export async function createSnippet(
   caller: Caller,
   input: { name: string; content: string; description: string | null; collection_id: number | null },
 ) {
+  await checkNativeWriter(ctx, caller);
   const access = await collectionAccess(ctx, caller);
   await checkFolder(ctx, access, input.collection_id);
   await checkNameFree(ctx.db, input.name, null);
@@ -109,6 +118,7 @@ export interface SnippetUpdate {
 }
 
 export async function updateSnippet(ctx: AppContext, caller: Caller, id: number, input: SnippetUpdate, present: Set<string>) {
+  await checkNativeWriter(ctx, caller);
   const access = await collectionAccess(ctx, caller);
   const before = await requireSnippet(ctx.db, id);
   access.checkWrite(before.collection_id, NAMESPACE);

@@ -211,6 +211,15 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal((await analyst.post('/api/card', { name: 'x', display: 'table', visualization_settings: {}, dataset_query: mbql(t.salaries) })).status, 403);
   });
 
+  test('snippets are for those who may write SQL somewhere', async () => {
+    const snippet = await admin.post('/api/native-query-snippet', { name: uniqueName('snip'), content: 'hr.salaries' });
+    assert.equal(snippet.status, 200, snippet.text);
+    assert.deepEqual((await analyst.get('/api/native-query-snippet')).body, []);
+    assert.equal((await analyst.get(`/api/native-query-snippet/${snippet.body.id}`)).status, 403);
+    assert.equal((await analyst.post('/api/native-query-snippet', { name: uniqueName('mine'), content: 'x' })).status, 403);
+    assert.ok((await native.get('/api/native-query-snippet')).body.some((x: any) => x.id === snippet.body.id));
+  });
+
   test('downloads: limited stops at 10,000 rows, none is refused', async () => {
     const orders = { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), fields: [['field', sample.field('ORDERS', 'ID'), null]] } };
     const csv = await downloader.post('/api/dataset/csv', { query: JSON.stringify(orders) });

@@ -2,7 +2,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
-import { uniqueName } from '../cards/fixtures.js';
+import { registerDatabase, uniqueName } from '../cards/fixtures.js';
 
 forEachAppDb('native query snippets', (server) => {
   let admin: Client;
@@ -10,6 +10,8 @@ forEachAppDb('native query snippets', (server) => {
 
   before(async () => {
     admin = await setupAdmin(server());
+    // snippets are for users who may write SQL somewhere: a database everyone may query (the default)
+    await registerDatabase(server());
   });
 
   test('create, read, update, list sorted by name with creator, archive', async () => {
