@@ -19,7 +19,7 @@ import { cardParameterValues, dashboardParameterValues, sharedFieldRemapping, sh
 import { cardsWithEmbedding } from '../embed/lists.js';
 import {
   checkCardValuesParameter, dashboardValuesRequest, embeddedCard, embeddedCardFieldIds, embeddedCardParameters, embeddedDashboard,
-  embeddedDashboardFieldIds, embeddedDashcardParameters, viewerParameter,
+  embeddedDashboardFieldIds, embeddedDashcardParameters, tokenValuesById, viewerParameter,
 } from '../embed/embed.js';
 
 type Obj = Record<string, unknown>;
@@ -111,7 +111,7 @@ export function registerEmbedRoutes(r: Routes, { prefix, preview, auth, previewS
   // ----- dashboards
   r.get(`${prefix}/dashboard/:token`, { auth, params: token }, guarded(async ({ ctx, params }) => {
     const e = await dashboard(ctx, params.token);
-    return sharedDashboardJson(ctx, e.dashboard, viewerParameter(e));
+    return sharedDashboardJson(ctx, e.dashboard, viewerParameter(e), tokenValuesById(e));
   }));
 
   const dashcardParams = { ...token, 'dashcard-id': s.posInt(), 'card-id': s.posInt() };

@@ -100,6 +100,16 @@ export function embeddedCardFieldIds(e: EmbeddedCard): number[] {
 
 // ----- dashboards ------------------------------------------------------------------------------------------------
 
+/** The token's values by parameter id (for the text cards of an embedded dashboard). */
+export function tokenValuesById(e: EmbeddedDashboard): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const p of parametersOf(e.dashboard)) {
+    const slug = slugOf(p);
+    if (slug in e.tokenParams) out.set(String(p.id), e.tokenParams[slug]);
+  }
+  return out;
+}
+
 /** Slug → value from the token and the URL, checked against the policy, as `{id, value}` of the dashboard's filters. */
 function dashboardValues(e: EmbeddedDashboard, query: unknown): Obj[] {
   const values = checkEmbedParams(e.policy, e.tokenParams, urlParams(query));

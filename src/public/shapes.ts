@@ -104,8 +104,31 @@ export async function visibleDashcards(ctx: AppContext, dashboardId: number): Pr
   return { dashcards, cards, series };
 }
 
-/** The shared dashboard; `showParameter` keeps only the filters the viewer may set (embedding). */
-export async function sharedDashboardJson(ctx: AppContext, dashboard: DashboardRow, showParameter: (p: Obj) => boolean = () => true): Promise<Obj> {
+/** A text card's `{{tag}}`s wired to filters whose values are known (an embedding token's), filled in. */
+function fillTextCard(dashcard: DashcardRow, settings: Obj, values: Map<string, unknown>): Obj {
+  if (dashcard.card_id !== null || typeof settings.text !== 'string' || values.size === 0) return settings;
+  let text = settings.text;
+  for (const mapping of mappingsOf(dashcard)) {
+    const target = mapping.target;
+    if (!Array.isArray(target) || target[0] !== 'text-tag' || typeof target[1] !== 'string') continue;
+    const value = values.get(String(mapping.parameter_id));
+    if (value === undefined || value === null) continue;
+    const shown = Array.isArray(value) ? value.join(', ') : String(value);
+    text = text.split(`{{${target[1]}}}`).join(shown);
+  }
+  return { ...settings, text };
+}
+
+/**
+ * The shared dashboard; `showParameter` keeps only the filters the viewer may set (embedding), `textValues`
+ * (parameter id → value, from an embedding token) fills the text cards wired to those filters.
+ */
+export async function sharedDashboardJson(
+  ctx: AppContext,
+  dashboard: DashboardRow,
+  showParameter: (p: Obj) => boolean = () => true,
+  textValues: Map<string, unknown> = new Map(),
+): Promise<Obj> {
   const [{ dashcards, cards, series }, tabs] = await Promise.all([visibleDashcards(ctx, dashboard.id), tabsOf(ctx.db, [dashboard.id])]);
   const parameters = parametersOf(dashboard).filter(showParameter);
   const shown = new Set(parameters.map((p) => String(p.id)));
@@ -136,7 +159,7 @@ export async function sharedDashboardJson(ctx: AppContext, dashboard: DashboardR
       size_x: d.size_x,
       size_y: d.size_y,
       parameter_mappings: mappingsOf(d),
-      visualization_settings: vizSettingsOf(d),
+      visualization_settings: fillTextCard(d, vizSettingsOf(d), textValues),
     })),
     tabs: tabs.map(tabJson),
     param_values: paramValues,

@@ -83,10 +83,15 @@ forEachAppDb('signed embedding', (server) => {
             { parameter_id: 'vendp', card_id: countCard.id, target: ['dimension', ['field', sample.field('PRODUCTS', 'VENDOR'), null]] },
           ],
         },
+        {
+          id: -2, card_id: null, row: 4, col: 0, size_x: 4, size_y: 2, series: [],
+          visualization_settings: { virtual_card: { display: 'text' }, text: 'Sold by {{who}}' },
+          parameter_mappings: [{ parameter_id: 'vendp', target: ['text-tag', 'who'] }],
+        },
       ],
     });
     assert.equal(put.status, 200, put.text);
-    dashcardId = put.body.dashcards[0].id;
+    dashcardId = put.body.dashcards.find((d: any) => d.card_id === countCard.id).id;
   });
 
   test('embedding off, no secret, an object not published: each a 400 with its message', async () => {
@@ -202,7 +207,9 @@ forEachAppDb('signed embedding', (server) => {
     const shown = await anon.get(`/api/embed/dashboard/${token}`);
     assert.equal(shown.status, 200, shown.text);
     assert.deepEqual(shown.body.parameters.map((p: any) => p.slug), ['category']);
-    assert.deepEqual(shown.body.dashcards.map((d: any) => d.id), [dashcardId]);
+    assert.deepEqual(shown.body.dashcards.map((d: any) => d.card_id), [countCard.id, null]);
+    const text = (await anon.get(`/api/embed/dashboard/${await dashToken({ vendor: 'Acme' })}`)).body.dashcards[1];
+    assert.equal(text.visualization_settings.text, 'Sold by Acme', "the token's value fills the text card");
     const base = `/api/embed/dashboard/${token}/dashcard/${dashcardId}/card/${countCard.id}`;
     const all = await anon.get(base);
     assert.equal(all.body.data.rows[0][0], 200, all.text);
