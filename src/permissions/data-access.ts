@@ -152,9 +152,20 @@ export async function hasNativeAccessSomewhere(ctx: AppContext, caller: Caller):
   return databases.some((d) => access.canNative(d.id));
 }
 
-/** Loads the caller's data permissions (one query; none for admins). */
+// A dashboard page asks for the same caller's permissions once per card: they are kept for a second, per resolved
+// caller (the auth layer keeps a caller for a second too, and drops them all when permissions change).
+const TTL_MS = 1000;
+const cache = new WeakMap<Caller, { ctx: AppContext; expires: number; access: Promise<DataAccess> }>();
+
+/** Loads the caller's data permissions (one query, shared for a second; none for admins). */
 export async function dataAccess(ctx: AppContext, caller: Caller): Promise<DataAccess> {
   if (caller.isSuperuser) return fullDataAccess(caller);
+  const hit = cache.get(caller);
+  const now = Date.now();
+  if (hit && hit.ctx === ctx && hit.expires > now) return hit.access;
   const groups = caller.groupIds.filter((g) => g !== ADMIN_GROUP_ID);
-  return new DataAccess(caller, await loadPermissionSet(ctx.db, groups), groups);
+  const access = loadPermissionSet(ctx.db, groups).then((set) => new DataAccess(caller, set, groups));
+  cache.set(caller, { ctx, expires: now + TTL_MS, access });
+  access.catch(() => cache.delete(caller));
+  return access;
 }

@@ -17,6 +17,7 @@ import { ApiError, badRequest, conflict, notFound, paymentRequired } from '../ht
 import { insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
 import { ADMIN_GROUP_ID } from '../users/memberships.js';
 import { STALE_GRAPH_MESSAGE } from './collection-graph.js';
+import { invalidateCallerCache } from '../http/auth.js';
 import { loadPermissionSet, replaceGroupDatabase, rowsOf, schemaKey, tableValue, type GroupDatabasePerms, type TableRef } from './data-store.js';
 import { DATABASE_ONLY_VALUES, GRANULAR, LEVELS, PAID_VIEW_DATA, PERM_TYPES, isValue, newTableDefault, omittedFromGraph, type PermType } from './data-values.js';
 
@@ -284,6 +285,8 @@ export async function updateDataGraph(ctx: AppContext, caller: Caller, update: D
       });
     }
   });
+  // callers (and the data permissions kept with them) are read again
+  invalidateCallerCache();
   return [...requested.keys()];
 }
 
