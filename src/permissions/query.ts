@@ -42,6 +42,8 @@ export interface QueryAccessRequest {
 export interface QueryGrant {
   /** At most this many rows (a `limited` download), or null. */
   maxRows: number | null;
+  /** What the caller may download of these results (reported as `data.download_perms`). */
+  downloadPerms: DownloadLevel;
 }
 
 export const NO_QUERY_PERMISSION = 'You do not have permissions to run this query.';
@@ -117,10 +119,10 @@ function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryR
   const { tables, fieldTables } = loaded;
   if (request.cardId !== undefined && request.cardId !== null) checkSavedCardRun(access, request.databaseId, reads, tables, fieldTables);
   else checkAdHoc(access, request, reads, tables, fieldTables);
-  if (!request.exportFormat) return { maxRows: null };
   const level = downloadLevel(access, request.databaseId, reads, tables, fieldTables);
+  if (!request.exportFormat) return { maxRows: null, downloadPerms: level };
   if (level === 'none') throw forbidden(NO_DOWNLOAD_PERMISSION);
-  return { maxRows: level === 'limited' ? LIMITED_DOWNLOAD_ROWS : null };
+  return { maxRows: level === 'limited' ? LIMITED_DOWNLOAD_ROWS : null, downloadPerms: level };
 }
 
 /**
@@ -129,7 +131,7 @@ function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryR
  */
 export async function checkQueryAllowed(ctx: AppContext, caller: Caller | null, request: QueryAccessRequest): Promise<QueryGrant> {
   if (!caller) throw unauthenticated();
-  if (caller.isSuperuser) return { maxRows: null };
+  if (caller.isSuperuser) return { maxRows: null, downloadPerms: 'full' };
   // Saved questions, models and metrics the query reads: their collections must be readable.
   await checkCardsReadable(ctx, caller, request.cards);
   const reads = readsOf(request);

@@ -107,6 +107,8 @@ export interface PreparedQuery {
   resultsTimezone: string;
   hash: string;
   cardIds: number[];
+  /** What the caller may download of the results (`full`, `limited` = 10,000 rows, `none`). */
+  downloadPerms: 'full' | 'limited' | 'none';
 }
 
 /** An IANA zone name Intl understands, or null. */
@@ -251,6 +253,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   if (!database) throw notFound();
   // authorize (a limited download comes back as a row cap)
   let accessRowCap: number | null = null;
+  let downloadPerms: PreparedQuery['downloadPerms'] = 'full';
   if (!request.skipPermissionCheck) {
     const grant = await checkQueryAllowed(ctx, request.caller, {
       databaseId: database.id,
@@ -261,6 +264,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
       exportFormat: request.exportFormat ?? null,
     });
     accessRowCap = grant.maxRows;
+    downloadPerms = grant.downloadPerms;
   }
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
@@ -353,6 +357,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     resultsTimezone: zone,
     hash: queryHash(normalized),
     cardIds: [...resolved.cards.keys()],
+    downloadPerms,
   };
 }
 

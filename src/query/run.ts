@@ -167,6 +167,7 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
       json_query: prepared.jsonQuery,
       native_form: prepared.native ? { query: prepared.sql, params: prepared.params.length ? prepared.params : null } : { query: displaySql(prepared, false), params: null },
       results_timezone: prepared.resultsTimezone,
+      download_perms: prepared.downloadPerms,
       ...(prepared.settings.reportTimezone ? { requested_timezone: prepared.settings.reportTimezone } : {}),
       ...(metadata ? { results_metadata: metadata.build() } : {}),
       ...(max !== null && count >= max ? { rows_truncated: max } : {}),

@@ -229,11 +229,16 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal(adminCsv.text.trim().split('\n').length, 18_761);
     const salesCsv = await analyst.post('/api/dataset/csv', { query: JSON.stringify(mbql(t.orders)) });
     assert.equal(salesCsv.status, 200);
+    // The UI decides whether to offer a download button from data.download_perms.
+    assert.equal((await downloader.post('/api/dataset', orders)).body.data.download_perms, 'limited');
+    assert.equal((await admin.post('/api/dataset', orders)).body.data.download_perms, 'full');
     await putGraph({ [groups.Downloaders]: { [sample.id]: { download: { schemas: 'none' } } } });
     const refused = await downloader.post('/api/dataset/csv', { query: JSON.stringify(orders) });
     assert.equal(refused.status, 403);
     assert.equal(refused.text, 'You do not have permissions to download the results of this query.');
-    assert.equal((await downloader.post('/api/dataset', orders)).body.status, 'completed', 'viewing is still allowed');
+    const viewed = await downloader.post('/api/dataset', orders);
+    assert.equal(viewed.body.status, 'completed', 'viewing is still allowed');
+    assert.equal(viewed.body.data.download_perms, 'none');
   });
 
   test('blocked data stops even saved questions; details permission shows connection details', async () => {

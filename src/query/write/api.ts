@@ -39,7 +39,7 @@ export class ApiJsonSink implements ResultSink {
       insights: null,
       ...(s.rows_truncated !== undefined ? { rows_truncated: s.rows_truncated } : {}),
       is_sandboxed: false,
-      download_perms: 'full',
+      download_perms: s.download_perms,
       ...this.extraData(),
     };
     const top = {

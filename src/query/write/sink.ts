@@ -16,6 +16,7 @@ export interface ResultSummary {
   requested_timezone?: string;
   results_metadata?: { columns: Record<string, unknown>[] };
   rows_truncated?: number;
+  download_perms: 'full' | 'limited' | 'none';
 }
 
 export interface FailedResult {
