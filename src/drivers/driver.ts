@@ -98,6 +98,32 @@ export interface DbmsVersion {
   'semantic-version': number[];
 }
 
+/** What one statement did inside a write transaction (see `DriverConnection.transaction`). */
+export interface WriteResult {
+  /** Rows inserted, updated or deleted. */
+  rowsAffected: number;
+  /** Rows the statement returned (RETURNING, or a SELECT), keyed by column name, values per the conventions above. */
+  rows: Array<Record<string, unknown>>;
+  /** The AUTO_INCREMENT id an INSERT generated (MySQL/MariaDB), else null. */
+  insertId: number | string | null;
+}
+
+/** A write refused by a constraint or a value of the wrong type, in engine-neutral terms (actions word it). */
+export interface WriteViolation {
+  /**
+   * not-null: a required column got no value; unique: the value exists already; foreign-key: the referenced row
+   * doesn't exist; referenced: other rows refer to the one being changed or deleted; incorrect-type: a value the
+   * column can't hold.
+   */
+  kind: 'not-null' | 'unique' | 'foreign-key' | 'referenced' | 'incorrect-type';
+  /** The columns concerned, when the engine says. */
+  columns: string[];
+}
+
+export interface WriteSession {
+  run(sql: string, params: unknown[]): Promise<WriteResult>;
+}
+
 /** An open connection pool to one connected database. */
 export interface DriverConnection {
   /** Throws an Error whose message is the driver's (humanized) reason when the database can't be reached. */
@@ -106,6 +132,11 @@ export interface DriverConnection {
   execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream>;
   /** Schemas, tables, columns, primary and foreign keys; `schemas` limits to those (when the engine has schemas). */
   introspect(options?: { schemas?: string[] }): Promise<Introspection>;
+  /**
+   * Runs `work` in one transaction on one pooled connection — how actions write: committed when `work` returns,
+   * rolled back when it throws (or is cancelled). Only engines with the `actions` feature implement it.
+   */
+  transaction?<T>(work: (session: WriteSession) => Promise<T>, options?: ExecuteOptions): Promise<T>;
   /** Every schema that could be synced (for /api/database/:id/syncable_schemas). */
   schemas(): Promise<string[]>;
   version(): Promise<DbmsVersion>;
@@ -131,6 +162,10 @@ export interface Driver {
   /** Details keys whose values are secrets (masked as "**MetabasePass**" on read). */
   readonly secretDetails: readonly string[];
   open(details: ConnectionDetails, options: OpenOptions): DriverConnection;
+  /** `INSERT … RETURNING *` gives back the inserted row (else it is read back by its key). */
+  readonly insertReturning?: boolean;
+  /** What a failed write statement violated, or null when its error is of another kind. */
+  describeWriteError?(error: unknown): WriteViolation | null;
   /** Quotes an identifier for this engine. */
   quoteIdentifier(name: string): string;
   /** The bound-parameter placeholder for the 1-based `index`th parameter ("$1" or "?"). */

@@ -13,6 +13,7 @@ import { openOptions } from '../databases/open-options.js';
 import { QueryCancelledError } from '../drivers/shared/row-stream.js';
 import { ConnectionError } from '../drivers/shared/connect-errors.js';
 import type { RowStream } from '../drivers/driver.js';
+import { findDriver } from '../drivers/registry.js';
 import { prepareQuery, displaySql, type PreparedQuery, type QueryRequest } from './pipeline.js';
 import { QueryError, PUBLIC_ERROR_TYPES } from './errors.js';
 import { FairQueue } from './execute/queue.js';
@@ -49,6 +50,14 @@ function queueOf(ctx: AppContext, databaseId: number, name: string, engineConcur
     map.set(databaseId, q);
   }
   return q;
+}
+
+/**
+ * Waits for a slot on the database's queue — the one every query to it goes through — and returns the function that
+ * frees it. For other statements on the database (actions' writes), so they can't starve its pool either.
+ */
+export function acquireDatabaseSlot(ctx: AppContext, database: { id: number; name: string; engine: string }, callerKey: string, signal?: AbortSignal): Promise<() => void> {
+  return queueOf(ctx, database.id, database.name, findDriver(database.engine)?.maxConcurrency).acquire(callerKey, signal);
 }
 
 // ----- errors ------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 
 import mysql from 'mysql2';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream, WriteResult, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { flag, num, str } from '../shared/details.js';
@@ -216,6 +216,57 @@ export class MysqlConnection implements DriverConnection {
       },
       release,
     );
+  }
+
+  async transaction<T>(work: (session: WriteSession) => Promise<T>, options?: ExecuteOptions): Promise<T> {
+    const connection = await this.checkout();
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
+      this.killQuery(connection.threadId).catch(() => {});
+    });
+    let broken = false;
+    const plain = (sql: string) =>
+      new Promise<void>((resolve, reject) => connection.query(sql, (error) => (error ? reject(error) : resolve())));
+    const run = (sql: string, params: unknown[]) =>
+      new Promise<WriteResult>((resolve, reject) => {
+        const bound = params.map((p) => (p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : p === undefined ? null : p));
+        const callback = (error: Error | null, result: unknown, fields?: unknown) => {
+          if (error) return reject(error);
+          if (Array.isArray(result)) {
+            const packets = (fields ?? []) as FieldPacket[];
+            const converters = packets.map(converterFor);
+            const rows = (result as unknown[][]).map((r) =>
+              Object.fromEntries(packets.map((f, i) => [f.name, r[i] === null || r[i] === undefined ? null : converters[i](r[i])])),
+            );
+            return resolve({ rowsAffected: 0, rows, insertId: null });
+          }
+          const header = result as { affectedRows?: number; insertId?: number | string };
+          const generated = header.insertId !== undefined && String(header.insertId) !== '0';
+          resolve({ rowsAffected: header.affectedRows ?? 0, rows: [], insertId: generated ? integerValue(header.insertId as number | string) : null });
+        };
+        if (this.preparable(sql)) connection.execute({ sql, values: bound, rowsAsArray: true }, callback);
+        else connection.query({ sql, values: bound, rowsAsArray: true }, callback);
+      });
+    const session: WriteSession = {
+      run: async (sql, params) => {
+        if (cancellation.error) throw cancellation.error;
+        return run(sql, params);
+      },
+    };
+    try {
+      await plain('START TRANSACTION');
+      const out = await work(session);
+      await plain('COMMIT');
+      return out;
+    } catch (error) {
+      await plain('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw cancellation.translate(error);
+    } finally {
+      cancellation.dispose();
+      if (broken || cancellation.error) connection.destroy();
+      else connection.release();
+    }
   }
 
   async introspect(): Promise<Introspection> {

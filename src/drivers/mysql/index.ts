@@ -6,6 +6,7 @@ import { checkHost, normalizeWith } from '../shared/details.js';
 import { MYSQL_DETAILS } from './details.js';
 import { MYSQL_FEATURES } from './features.js';
 import { lazyConnection } from '../shared/lazy-connection.js';
+import { describeMysqlWriteError } from './write-errors.js';
 
 export const mysqlDriver: Driver = {
   engine: 'mysql',
@@ -19,6 +20,8 @@ export const mysqlDriver: Driver = {
     return normalized;
   },
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).MysqlConnection(details, options)),
+  insertReturning: false,
+  describeWriteError: describeMysqlWriteError,
   quoteIdentifier: (name) => '`' + name.replace(/`/g, '``') + '`',
   placeholder: () => '?',
 };

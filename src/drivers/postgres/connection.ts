@@ -3,7 +3,7 @@
 
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { schemaFilter } from '../shared/schema-filters.js';
@@ -165,6 +165,36 @@ export class PostgresConnection implements DriverConnection {
       },
       release,
     );
+  }
+
+  async transaction<T>(work: (session: WriteSession) => Promise<T>, options?: ExecuteOptions): Promise<T> {
+    const client = await this.checkout();
+    const pid = (client as unknown as { processID: number }).processID;
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
+      this.cancelBackend(pid).catch(() => {});
+    });
+    let broken = false;
+    const session: WriteSession = {
+      run: async (sql, params) => {
+        if (cancellation.error) throw cancellation.error;
+        const result = await client.query({ text: sql, values: params, types: postgresTypeParsers });
+        return { rowsAffected: result.rowCount ?? 0, rows: result.rows as Array<Record<string, unknown>>, insertId: null };
+      },
+    };
+    try {
+      await client.query('BEGIN');
+      const out = await work(session);
+      await client.query('COMMIT');
+      return out;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw cancellation.translate(error);
+    } finally {
+      cancellation.dispose();
+      client.release(broken || cancellation.error !== null);
+    }
   }
 
   async introspect(options?: { schemas?: string[] }): Promise<Introspection> {

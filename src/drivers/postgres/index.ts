@@ -6,6 +6,7 @@ import { checkHost, normalizeWith } from '../shared/details.js';
 import { POSTGRES_DETAILS } from './details.js';
 import { POSTGRES_FEATURES } from './features.js';
 import { lazyConnection } from '../shared/lazy-connection.js';
+import { describePostgresWriteError } from './write-errors.js';
 
 export const postgresDriver: Driver = {
   engine: 'postgres',
@@ -19,6 +20,8 @@ export const postgresDriver: Driver = {
     return normalized;
   },
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).PostgresConnection(details, options)),
+  insertReturning: true,
+  describeWriteError: describePostgresWriteError,
   quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: (index) => `$${index}`,
 };

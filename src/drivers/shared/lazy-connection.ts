@@ -14,6 +14,11 @@ export function lazyConnection(load: () => Promise<DriverConnection>): DriverCon
   return {
     test: async () => (await get()).test(),
     execute: async (sql, params, options) => (await get()).execute(sql, params, options),
+    transaction: async (work, options) => {
+      const connection = await get();
+      if (!connection.transaction) throw new Error('This database does not support writes.');
+      return connection.transaction(work, options);
+    },
     introspect: async (options) => (await get()).introspect(options),
     schemas: async () => (await get()).schemas(),
     version: async () => (await get()).version(),
