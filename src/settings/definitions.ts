@@ -8,6 +8,7 @@ import { engineDescriptors } from '../drivers/engines.js';
 import { AVAILABLE_LOCALES } from '../util/locales.js';
 import { hasUserSetup } from '../users/setup-state.js';
 import { ensureEmbeddingSecret } from '../embed/settings.js';
+import { HOST_POLICIES, type HostPolicy } from '../util/outbound.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 
@@ -160,6 +161,19 @@ defineSetting({
   },
 });
 defineSetting({ key: 'premium-embedding-token', type: 'string', visibility: 'admin', default: null, sensitive: true, description: 'Token for premium features. Go to the MetaStore to get yours!' });
+
+// ----- outbound requests --------------------------------------------------------------------------------------
+defineSetting({
+  key: 'http-channel-host-strategy',
+  type: 'keyword',
+  visibility: 'admin',
+  default: 'external-only',
+  description: 'Which hosts outbound requests (HTTP actions) may reach: external-only (public addresses), allow-private (also private networks, never loopback or link-local) or allow-all.',
+  validate: (value) => {
+    if (!HOST_POLICIES.includes(value as HostPolicy)) throw badRequest(`Invalid value for http-channel-host-strategy: ${JSON.stringify(value)}. Use one of: ${HOST_POLICIES.join(', ')}.`);
+    return value;
+  },
+});
 
 // ----- querying -------------------------------------------------------------------------------------------
 defineSetting({ key: 'report-timezone', type: 'string', visibility: 'settings-manager', default: null, description: 'Connection timezone to use when executing queries. Defaults to system timezone.',

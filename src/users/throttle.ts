@@ -16,6 +16,8 @@ export interface Throttler {
   /** The error field the message is reported under. */
   field: string;
   status: number;
+  /** How long an attempt counts (default an hour). */
+  ttlMs?: number;
 }
 
 export const LOGIN_BY_USERNAME: Throttler = { prefix: 'login-username', threshold: 10, field: 'username', status: 401 };
@@ -23,6 +25,8 @@ export const LOGIN_BY_IP: Throttler = { prefix: 'login-ip', threshold: 50, field
 export const FORGOT_BY_EMAIL: Throttler = { prefix: 'forgot-email', threshold: 3, field: 'email', status: 400 };
 export const FORGOT_BY_IP: Throttler = { prefix: 'forgot-ip', threshold: 50, field: 'email', status: 400 };
 export const RESET_BY_IP: Throttler = { prefix: 'reset-ip', threshold: 10, field: 'token', status: 400 };
+/** Public action forms: 60 runs a minute per form and address, then waits (a public form can't be used to flood). */
+export const PUBLIC_ACTION_BY_IP: Throttler = { prefix: 'public-action', threshold: 60, field: 'parameters', status: 429, ttlMs: 60_000 };
 
 function keyOf(throttler: Throttler, value: string): string {
   return `${throttler.prefix}:${value.toLowerCase()}`.slice(0, 300);
@@ -30,7 +34,7 @@ function keyOf(throttler: Throttler, value: string): string {
 
 /** Seconds the caller must still wait, or 0. */
 async function remainingSeconds(ctx: AppContext, throttler: Throttler, value: string): Promise<number> {
-  const since = Date.now() - ATTEMPT_TTL_MS;
+  const since = Date.now() - (throttler.ttlMs ?? ATTEMPT_TTL_MS);
   const rows = await ctx.db
     .selectFrom('login_throttle')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('attempted_at').as('latest')])
