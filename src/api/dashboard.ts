@@ -20,6 +20,8 @@ import { dashboardItems } from '../dashboards/items.js';
 import { relatedToDashboard } from '../dashboards/related.js';
 import { dashboardQueryMetadata } from '../dashboards/query-metadata.js';
 import { dashboardParameterValues, validFilterFields } from '../dashboards/chain-filter.js';
+import { clientGoneSignal } from '../http/client-gone.js';
+import { actionResult, formValuesParam } from './action.js';
 import { fetchDashcardActionValues, executeDashcardAction, runDashcardQuery } from '../dashboards/dashcard-query.js';
 import { listRevisions, revertRevision } from '../revisions/revisions.js';
 import type { DashcardInput, TabInput } from '../dashboards/layout.js';
@@ -264,12 +266,14 @@ export function dashboardRoutes(r: Routes) {
   r.get(
     '/api/dashboard/:dashboard-id/dashcard/:dashcard-id/execute',
     { params: { 'dashboard-id': s.posInt(), 'dashcard-id': s.posInt() }, query: { parameters: s.jsonstr() } },
-    ({ ctx, caller, params }) => fetchDashcardActionValues(ctx, caller, params['dashboard-id'], params['dashcard-id']),
+    ({ ctx, caller, params, query, reply }) =>
+      fetchDashcardActionValues(ctx, caller, params['dashboard-id'], params['dashcard-id'], formValuesParam(query.parameters), clientGoneSignal(reply)),
   );
 
   r.post(
     '/api/dashboard/:dashboard-id/dashcard/:dashcard-id/execute',
     { params: { 'dashboard-id': s.posInt(), 'dashcard-id': s.posInt() }, body: { parameters: s.maybe(s.map()) } },
-    ({ ctx, caller, params }) => executeDashcardAction(ctx, caller, params['dashboard-id'], params['dashcard-id']),
+    async ({ ctx, caller, params, body, reply }) =>
+      actionResult(await executeDashcardAction(ctx, caller, params['dashboard-id'], params['dashcard-id'], body.parameters ?? {}, clientGoneSignal(reply))),
   );
 }

@@ -31,6 +31,7 @@ import { permissionsGraphRoutes } from './permissions-graph.js';
 import { publicRoutes } from './public.js';
 import { embedRoutes } from './embed.js';
 import { previewEmbedRoutes } from './preview-embed.js';
+import { actionRoutes } from './action.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -57,6 +58,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
+  actionRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);

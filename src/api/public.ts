@@ -1,9 +1,9 @@
 // Public links (reference §8.4): making and revoking them (admins), listing shared cards, and /api/public/* — the
 // anonymous endpoints that show a shared card or dashboard, run it (results, downloads, pivot), list its filter values
 // and look up its fields. Every error there is sanitized: 404 `Not found.`, anything else 400 `An error occurred.` —
-// never a message, SQL, stack trace or id. Actions don't exist in Quarry, so their links and endpoints are 404s.
+// never a message, SQL, stack trace or id. Shared actions (forms, and the buttons of shared dashboards) run here too.
 
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
@@ -21,6 +21,14 @@ import {
   cardFieldIds, cardParameterValues, dashboardFieldIds, dashboardParameterValues, sharedFieldRemapping, sharedFieldSearch, sharedFieldValues,
 } from '../public/values.js';
 import { oembed } from '../public/oembed.js';
+import { checkThrottle, recordAttempt, PUBLIC_ACTION_BY_IP } from '../users/throttle.js';
+import { clientGoneSignal } from '../http/client-gone.js';
+import { actionFormValues, executeAction } from '../actions/run.js';
+import { publicActions } from '../actions/actions.js';
+import { actionByUuid, checkActionShareable, sharedActionJson } from '../actions/sharing.js';
+import { dashcardAction } from '../actions/dashcards.js';
+import type { ActionRow } from '../actions/store.js';
+import { actionResult, formValuesParam } from './action.js';
 
 type Obj = Record<string, unknown>;
 
@@ -31,6 +39,7 @@ const dashcardParams = { uuid: s.str(), 'dashcard-id': s.posInt(), 'card-id': s.
 
 /** Any error of a public endpoint as the anonymous viewer sees it. */
 function sanitized(ctx: AppContext, error: unknown): ApiError {
+  if (error instanceof ApiError && error.status === 429) return new ApiError(429, 'Too many attempts! Try again in a minute.');
   if (error instanceof ApiError) return error.status === 404 ? notFound() : badRequest('An error occurred.');
   ctx.log.error({ err: error }, 'public endpoint failed');
   return badRequest('An error occurred.');
@@ -42,6 +51,7 @@ export interface SharedInput {
   params: Record<string, any>;
   query: Record<string, any>;
   body: any;
+  request: FastifyRequest;
   reply: FastifyReply;
 }
 
@@ -53,6 +63,21 @@ function guarded(handler: (input: SharedInput) => unknown): (input: SharedInput)
       throw sanitized(input.ctx, error);
     }
   };
+}
+
+/** The `parameters` of a public action run: a map of parameter ids to values (absent: none). */
+function formValues(value: unknown): Obj {
+  if (value === undefined || value === null) return {};
+  return formValuesParam(value);
+}
+
+function parseJsonParam(value: unknown): unknown {
+  if (typeof value !== 'string') throw badRequest();
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw badRequest();
+  }
 }
 
 function exportFormat(value: unknown): ExportFormat {
@@ -95,18 +120,17 @@ export function publicRoutes(r: Routes) {
     await deletePublicLink(ctx, 'report_dashboard', params['dashboard-id']);
   });
   r.get('/api/card/public', { auth: 'admin' }, ({ ctx }) => publicCards(ctx));
-  // Actions are not built: no action exists to share.
-  r.post('/api/action/:id/public_link', { auth: 'admin', params: { id: s.posInt() } }, async ({ ctx }) => {
+  r.post('/api/action/:id/public_link', { auth: 'admin', params: { id: s.posInt() } }, async ({ ctx, caller, params }) => {
     await checkPublicSharingEnabled(ctx);
-    throw notFound();
+    await checkActionShareable(ctx, params.id);
+    return createPublicLink(ctx, caller, 'action', params.id);
   });
-  r.delete('/api/action/:id/public_link', { auth: 'admin', params: { id: s.posInt() } }, async ({ ctx }) => {
-    await checkPublicSharingEnabled(ctx);
-    throw notFound();
+  r.delete('/api/action/:id/public_link', { auth: 'admin', params: { id: s.posInt() } }, async ({ ctx, params }) => {
+    await deletePublicLink(ctx, 'action', params.id);
   });
   r.get('/api/action/public', { auth: 'admin' }, async ({ ctx }) => {
     await checkPublicSharingEnabled(ctx);
-    return [];
+    return publicActions(ctx);
   });
 
   // ----- cards ------------------------------------------------------------------------------------------------------
@@ -180,21 +204,37 @@ export function publicRoutes(r: Routes) {
     ),
   );
 
-  // Dashcard actions: no dashcard has one (actions are not built).
-  const noAction = guarded(async ({ ctx, params }) => {
-    await dashboardByUuid(ctx, params.uuid);
-    throw notFound();
-  });
-  r.get('/api/public/dashboard/:uuid/dashcard/:dashcard-id/execute', { auth: 'none', params: { uuid: s.str(), 'dashcard-id': s.posInt() } }, noAction);
-  r.post('/api/public/dashboard/:uuid/dashcard/:dashcard-id/execute', { auth: 'none', params: { uuid: s.str(), 'dashcard-id': s.posInt() } }, noAction);
-  r.get('/api/public/action/:uuid', { auth: 'none', params: { uuid: s.str() } }, guarded(async ({ ctx }) => {
-    await checkPublicSharingEnabled(ctx);
-    throw notFound();
-  }));
-  r.post('/api/public/action/:uuid/execute', { auth: 'none', params: { uuid: s.str() } }, guarded(async ({ ctx }) => {
-    await checkPublicSharingEnabled(ctx);
-    throw notFound();
-  }));
+  // ----- actions: shared forms, and the buttons of shared dashboards --------------------------------------------------
+  // A shared action runs with its link (or its dashboard's) as its only authorization, throttled per address.
+  const runSharedAction = async (ctx: AppContext, request: FastifyRequest, reply: FastifyReply, key: string, action: ActionRow, values: unknown) => {
+    const who = `${key}:${request.ip}`;
+    await checkThrottle(ctx, PUBLIC_ACTION_BY_IP, who);
+    await recordAttempt(ctx, PUBLIC_ACTION_BY_IP, who);
+    return actionResult(await executeAction(ctx, null, action, formValues(values), clientGoneSignal(reply)));
+  };
+  r.get(
+    '/api/public/dashboard/:uuid/dashcard/:dashcard-id/execute',
+    { auth: 'none', params: { uuid: s.str(), 'dashcard-id': s.posInt() } },
+    guarded(async ({ ctx, params, query, reply }) => {
+      const action = await dashcardAction(ctx, await dashboardByUuid(ctx, params.uuid), params['dashcard-id']);
+      return actionFormValues(ctx, null, action, formValuesParam(parseJsonParam((query as Obj).parameters)), clientGoneSignal(reply));
+    }),
+  );
+  r.post(
+    '/api/public/dashboard/:uuid/dashcard/:dashcard-id/execute',
+    { auth: 'none', params: { uuid: s.str(), 'dashcard-id': s.posInt() } },
+    guarded(async ({ ctx, params, body, request, reply }) => {
+      const dashboard = await dashboardByUuid(ctx, params.uuid);
+      const action = await dashcardAction(ctx, dashboard, params['dashcard-id']);
+      return runSharedAction(ctx, request, reply, params.uuid, action, (body as Obj | undefined)?.parameters);
+    }),
+  );
+  r.get('/api/public/action/:uuid', { auth: 'none', params: { uuid: s.str() } }, guarded(async ({ ctx, params }) => sharedActionJson(ctx, await actionByUuid(ctx, params.uuid))));
+  r.post(
+    '/api/public/action/:uuid/execute',
+    { auth: 'none', params: { uuid: s.str() } },
+    guarded(async ({ ctx, params, body, request, reply }) => runSharedAction(ctx, request, reply, params.uuid, await actionByUuid(ctx, params.uuid), (body as Obj | undefined)?.parameters)),
+  );
 
   // ----- fields of shared cards and dashboards ----------------------------------------------------------------------
   for (const kind of ['card', 'dashboard'] as const) {

@@ -14,6 +14,7 @@ import type { ActivityTables } from '../activity/tables.js';
 import type { BookmarkTables } from '../bookmarks/tables.js';
 import type { QueryTables } from '../query/executions/tables.js';
 import type { DataPermissionTables } from '../permissions/data-tables.js';
+import type { ActionTables } from '../actions/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -23,3 +24,5 @@ export interface DB extends SnippetTables, TimelineTables, ActivityTables, Bookm
 export interface DB extends QueryTables {}
 // Data permissions and their graph revisions (issue 7).
 export interface DB extends DataPermissionTables {}
+// Actions on models.
+export interface DB extends ActionTables {}

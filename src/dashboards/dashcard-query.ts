@@ -6,8 +6,8 @@
 // A dashboard page fires one request per card at once; with the same `dashboard_load_id` they share one read of the
 // dashboard, its dashcards and the caller's collection access (kept for a few seconds).
 //
-// Actions on dashcards (GET/POST …/dashcard/:dc/execute) answer 404 as Metabase does for a dashcard without one,
-// until actions exist.
+// Action buttons (GET/POST …/dashcard/:dc/execute) run the dashcard's action through src/actions, for callers who may
+// read the dashboard (404 for a dashcard without an action).
 
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -24,6 +24,9 @@ import { deepEqual } from '../query/mbql/clauses.js';
 import { readableDashboard } from './dashboards.js';
 import { dashcardsOf, mappingsOf, parametersOf, seriesOf, vizSettingsOf, type DashboardRow, type DashcardRow } from './store.js';
 import { dashcardQueryParameters, rememberParameterValues } from './parameters.js';
+import { dashcardAction } from '../actions/dashcards.js';
+import { actionFormValues, executeAction } from '../actions/run.js';
+import type { ActionRow } from '../actions/store.js';
 
 type Obj = Record<string, unknown>;
 
@@ -181,18 +184,20 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
 
 // ----- actions -------------------------------------------------------------------------------------------------------
 
-async function dashcardAction(ctx: AppContext, caller: Caller, dashboardId: number, _dashcardId: number): Promise<never> {
-  await readableDashboard(ctx, await collectionAccess(ctx, caller), dashboardId);
-  // No such dashcard, or one without an action (actions don't exist yet): Metabase's 404 either way.
-  throw notFound();
+/** The action of a dashcard on a dashboard the caller may read (404 for a dashcard without one). */
+async function readableDashcardAction(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number): Promise<ActionRow> {
+  const dashboard = await readableDashboard(ctx, await collectionAccess(ctx, caller), dashboardId);
+  return dashcardAction(ctx, dashboard, dashcardId);
 }
 
-/** GET …/dashcard/:dc/execute: values to prefill an action's form. */
-export function fetchDashcardActionValues(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number) {
-  return dashcardAction(ctx, caller, dashboardId, dashcardId);
+/** GET …/dashcard/:dc/execute: values to prefill an action's form (the row an implicit action would change). */
+export async function fetchDashcardActionValues(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number, values: Record<string, unknown>, signal?: AbortSignal) {
+  const action = await readableDashcardAction(ctx, caller, dashboardId, dashcardId);
+  return actionFormValues(ctx, caller, action, values, signal);
 }
 
-/** POST …/dashcard/:dc/execute: runs the dashcard's action. */
-export function executeDashcardAction(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number) {
-  return dashcardAction(ctx, caller, dashboardId, dashcardId);
+/** POST …/dashcard/:dc/execute: runs the dashcard's action with the button's form values. */
+export async function executeDashcardAction(ctx: AppContext, caller: Caller, dashboardId: number, dashcardId: number, values: Record<string, unknown>, signal?: AbortSignal) {
+  const action = await readableDashcardAction(ctx, caller, dashboardId, dashcardId);
+  return executeAction(ctx, caller, action, values, signal);
 }

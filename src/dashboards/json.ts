@@ -15,6 +15,7 @@ import { fieldValuesJson, loadFieldValues } from '../databases/field-values.js';
 import { dashcardsOf, mappingsOf, parametersOf, seriesOf, tabsOf, vizSettingsOf, type DashboardRow, type DashcardRow, type TabRow } from './store.js';
 import { lastUsedParameterValues, parameterFieldIds } from './parameters.js';
 import { linkEntities, withLinkEntity } from './link-cards.js';
+import { actionsJson } from '../actions/json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -73,6 +74,8 @@ export interface DashcardContext {
   cards: Map<number, CardRow>;
   series: Map<number, number[]>;
   links: Map<string, Obj>;
+  /** Actions of action buttons the caller may see, by id. */
+  actions: Map<number, Obj>;
 }
 
 export function dashcardJson(dashcard: DashcardRow, c: DashcardContext): Obj {
@@ -85,7 +88,7 @@ export function dashcardJson(dashcard: DashcardRow, c: DashcardContext): Obj {
     card_id: dashcard.card_id,
     card,
     action_id: dashcard.action_id,
-    action: null,
+    action: dashcard.action_id === null ? null : (c.actions.get(dashcard.action_id) ?? null),
     row: dashcard.row,
     col: dashcard.col,
     size_x: dashcard.size_x,
@@ -104,8 +107,21 @@ export function dashcardJson(dashcard: DashcardRow, c: DashcardContext): Obj {
 export async function dashcardContext(ctx: AppContext, access: CollectionAccess, dashcards: DashcardRow[], db: Db = ctx.db): Promise<DashcardContext> {
   const series = await seriesOf(db, dashcards.map((d) => d.id));
   const cardIds = [...dashcards.map((d) => d.card_id).filter((id): id is number => id !== null), ...[...series.values()].flat()];
-  const [cards, links] = await Promise.all([cardsByIds(db, cardIds), linkEntities(ctx, access, dashcards)]);
-  return { access, cards, series, links };
+  const [cards, links, actions] = await Promise.all([cardsByIds(db, cardIds), linkEntities(ctx, access, dashcards), dashcardActions(ctx, access, dashcards, db)]);
+  return { access, cards, series, links, actions };
+}
+
+/** The actions of action buttons, hydrated, when their model is readable. */
+async function dashcardActions(ctx: AppContext, access: CollectionAccess, dashcards: DashcardRow[], db: Db): Promise<Map<number, Obj>> {
+  const ids = [...new Set(dashcards.map((d) => d.action_id).filter((id): id is number => id !== null))];
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('action').selectAll().where('id', 'in', ids).execute();
+  const models = await cardsByIds(db, rows.map((r) => r.model_id));
+  const visible = rows.filter((r) => {
+    const model = models.get(r.model_id);
+    return model !== undefined && access.canRead(model.collection_id);
+  });
+  return new Map((await actionsJson(ctx, visible)).map((a) => [a.id as number, a]));
 }
 
 /** Metabase's order of dashcards in responses. */

@@ -81,8 +81,9 @@ function tableNameOf(card: CardRow, tables: Map<number, string>): string {
 
 /**
  * The checks of an edit, against the current layout: cards added to the dashboard (or swapped in) must exist, be
- * readable and not archived, and not be another dashboard's question; series cards must exist and be readable; new
- * or changed filter mappings need data permission on the card's table.
+ * readable and not archived, and not be another dashboard's question; series cards must exist and be readable; action
+ * buttons need an existing action whose model is readable; new or changed filter mappings need data permission on
+ * the card's table.
  */
 export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: CollectionAccess, dashboardId: number, input: LayoutInput): Promise<void> {
   if (!input.dashcards) return;
@@ -91,11 +92,13 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
   const currentSeries = await seriesOf(ctx.db, current.map((d) => d.id));
   const addedCards = new Set<number>();
   const addedSeries = new Set<number>();
+  const addedActions = new Set<number>();
   const mappingChecks: Array<{ cardId: number }> = [];
   for (const dc of input.dashcards) {
     const existing = currentById.get(dc.id);
     const cardId = dc.card_id === undefined ? existing?.card_id ?? null : dc.card_id;
     if (cardId !== null && (!existing || existing.card_id !== cardId)) addedCards.add(cardId);
+    if (typeof dc.action_id === 'number' && existing?.action_id !== dc.action_id) addedActions.add(dc.action_id);
     if (dc.series !== undefined && dc.series !== null) {
       const before = new Set(existing ? currentSeries.get(existing.id) ?? [] : []);
       for (const id of seriesIds(dc.series)) if (!before.has(id)) addedSeries.add(id);
@@ -109,7 +112,15 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
       }
     }
   }
-  const cards = await cardsByIds(ctx.db, [...addedCards, ...addedSeries, ...mappingChecks.map((m) => m.cardId)]);
+  const actions = addedActions.size ? await ctx.db.selectFrom('action').select(['id', 'model_id', 'archived']).where('id', 'in', [...addedActions]).execute() : [];
+  const cards = await cardsByIds(ctx.db, [...addedCards, ...addedSeries, ...mappingChecks.map((m) => m.cardId), ...actions.map((a) => a.model_id)]);
+  // An action button needs an action the caller can see (through its model).
+  for (const id of addedActions) {
+    const action = actions.find((a) => a.id === id);
+    const model = action ? cards.get(action.model_id) : undefined;
+    if (!action || bool(action.archived) || !model) throw notFound();
+    access.checkRead(model.collection_id);
+  }
   for (const id of addedCards) {
     const card = cards.get(id);
     if (!card) throw notFound();

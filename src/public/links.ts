@@ -1,4 +1,4 @@
-// Public links (setting `enable-public-sharing`, reference §8.4): an admin gives a card or dashboard a random UUID
+// Public links (setting `enable-public-sharing`, reference §8.4): an admin gives a card, dashboard or action a random UUID
 // (the existing one when it already has one), anyone holding it may view the item, and deleting the link revokes it.
 // Reading a shared item by its UUID ignores archived items, as if the link did not exist.
 
@@ -21,7 +21,7 @@ export async function checkPublicSharingEnabled(ctx: AppContext): Promise<void> 
   if (!(await publicSharingEnabled(ctx))) throw badRequest(SHARING_DISABLED);
 }
 
-type Shareable = 'report_card' | 'report_dashboard';
+type Shareable = 'report_card' | 'report_dashboard' | 'action';
 
 async function row(ctx: AppContext, table: Shareable, id: number) {
   const found = await ctx.db.selectFrom(table).select(['id', 'public_uuid', 'archived']).where('id', '=', id).executeTakeFirst();
@@ -63,7 +63,7 @@ export async function publicCards(ctx: AppContext) {
   return rows.map((r) => ({ name: r.name, id: r.id, public_uuid: r.public_uuid }));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The shared, non-archived card with this UUID (404 otherwise, and when public sharing is off: 400). */
 export async function cardByUuid(ctx: AppContext, uuid: string): Promise<CardRow> {

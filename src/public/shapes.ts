@@ -7,6 +7,7 @@
 //              shape without param data), card_id, dashboard_id, dashboard_tab_id, series, row, col, size_x, size_y,
 //              parameter_mappings, visualization_settings, action_id}], tabs, param_values, param_fields}
 
+import { actionsJson } from '../actions/json.js';
 import type { AppContext } from '../context.js';
 import { bool, parseJson } from '../appdb/portable.js';
 import { cardsByIds, datasetQueryOf, type CardRow } from '../cards/store.js';
@@ -119,6 +120,18 @@ function fillTextCard(dashcard: DashcardRow, settings: Obj, values: Map<string, 
   return { ...settings, text };
 }
 
+/** What a viewer of a shared dashboard sees of its action buttons' actions (enough to draw their forms). */
+async function sharedActionsOf(ctx: AppContext, dashcards: DashcardRow[]): Promise<Map<number, Obj>> {
+  const ids = [...new Set(dashcards.map((d) => d.action_id).filter((id): id is number => id !== null))];
+  if (!ids.length) return new Map();
+  const rows = await ctx.db.selectFrom('action').selectAll().where('id', 'in', ids).where('archived', '=', false).execute();
+  const out = new Map<number, Obj>();
+  for (const a of await actionsJson(ctx, rows)) {
+    out.set(a.id as number, { id: a.id, name: a.name, type: a.type, parameters: a.parameters, visualization_settings: a.visualization_settings });
+  }
+  return out;
+}
+
 /**
  * The shared dashboard; `showParameter` keeps only the filters the viewer may set (embedding), `textValues`
  * (parameter id → value, from an embedding token) fills the text cards wired to those filters.
@@ -139,6 +152,7 @@ export async function sharedDashboardJson(
   const shownFields = new Set(Object.values(paramFields).flat().map((f) => String(f.id)));
   const values = Object.entries(all.paramValues ?? {}).filter(([fieldId]) => shownFields.has(fieldId));
   const paramValues = values.length ? Object.fromEntries(values) : null;
+  const actions = await sharedActionsOf(ctx, dashcards);
   return {
     id: dashboard.id,
     name: dashboard.name,
@@ -152,7 +166,8 @@ export async function sharedDashboardJson(
       card: d.card_id === null ? null : cardBasics(cards.get(d.card_id)!),
       dashboard_id: d.dashboard_id,
       dashboard_tab_id: d.dashboard_tab_id,
-      action_id: null,
+      action_id: d.action_id,
+      ...(d.action_id !== null ? { action: actions.get(d.action_id) ?? null } : {}),
       series: (series.get(d.id) ?? []).map((id) => cards.get(id)).filter((c): c is CardRow => c !== undefined && !bool(c.archived)).map(cardBasics),
       row: d.row,
       col: d.col,

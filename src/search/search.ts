@@ -1,5 +1,5 @@
 // GET /api/search (reference §15): one ranked, permission-aware list over cards, models, metrics, dashboards,
-// collections, tables, databases (and snippets when asked for), with Metabase's filters.
+// collections, tables, databases, actions (and snippets when asked for), with Metabase's filters.
 //
 // Flow: load the candidates of each requested kind (only what the caller may see), keep those matching the text
 // and the filters, score each one (text match, pinned, bookmarked, recency, dashboard use, kind), sort, page.
@@ -19,7 +19,7 @@ import { dataAccess } from '../permissions/data-access.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
-const DEFAULT_MODELS = ['dashboard', 'metric', 'card', 'dataset', 'collection', 'table', 'database'];
+const DEFAULT_MODELS = ['dashboard', 'metric', 'card', 'dataset', 'collection', 'table', 'database', 'action'];
 
 export interface SearchOptions {
   q: string | null;
@@ -305,6 +305,38 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
         databaseId: row.id,
         dashboardcardCount: 0,
         json: { database_id: row.id, engine: row.engine, initial_sync_status: row.initial_sync_status },
+      });
+    }
+  }
+  if (models.has('action')) {
+    // An action lives with its model: it is found where the model may be read, in the model's collection.
+    const rows = await ctx.db
+      .selectFrom('action')
+      .innerJoin('report_card', 'report_card.id', 'action.model_id')
+      .selectAll('action')
+      .select(['report_card.name as model_name', 'report_card.collection_id as model_collection_id', 'report_card.database_id as model_database_id'])
+      .where('action.archived', '=', options.archived)
+      .where('report_card.archived', '=', false)
+      .where((eb) => access.filter(eb, 'report_card.collection_id'))
+      .where(textPrefilter(options.q, 'action.name', ['action.description']))
+      .execute();
+    for (const row of rows) {
+      out.push({
+        model: 'action',
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        texts: [row.description ?? ''],
+        collectionId: row.model_collection_id,
+        collectionPosition: null,
+        creatorId: row.creator_id,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        lastEditedAt: null,
+        lastEditorId: null,
+        databaseId: row.type === 'query' ? row.database_id : row.model_database_id,
+        dashboardcardCount: 0,
+        json: { model_id: row.model_id, model_name: row.model_name, action_type: row.type, database_id: row.type === 'query' ? row.database_id : row.model_database_id, archived: bool(row.archived) },
       });
     }
   }

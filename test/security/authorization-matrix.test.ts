@@ -9,7 +9,7 @@
 //
 // QUARRY_MATRIX_DISCOVER=1 prints what every caller got, to review when adding routes.
 
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb } from '../helpers/server.js';
 import type { ApiResponse, Client } from '../helpers/client.js';
@@ -48,9 +48,15 @@ const signedIn: Expectation = { users: 200 };
  * registered route must appear here or in OPEN.
  */
 const EXPECTED: Record<string, Expectation> = {
-  // actions are not built: no action exists to share
-  'DELETE /api/action/:id/public_link': { admin: 404 },
-  'POST /api/action/:id/public_link': { admin: 404 },
+  'GET /api/action': signedIn, // lists only the actions of models the caller can read
+  'POST /api/action': invalid,
+  'DELETE /api/action/:action-id': {},
+  'GET /api/action/:action-id': {},
+  'PUT /api/action/:action-id': {},
+  'GET /api/action/:action-id/execute': { query: () => ({ parameters: '{}' }) },
+  'POST /api/action/:action-id/execute': { admin: 400 }, // the empty body leaves its parameters without values
+  'DELETE /api/action/:action-id/public_link': {},
+  'POST /api/action/:action-id/public_link': {},
   'GET /api/action/public': {},
   'GET /api/activity/most_recently_viewed_dashboard': { users: 204, admin: 204 },
   'GET /api/activity/popular_items': signedIn,
@@ -251,8 +257,8 @@ const OPEN: Record<string, Expectation> = {
   'POST /api/session/password-check': { all: 400 },
   'POST /api/session/reset_password': { all: 400 },
   'POST /api/setup': { all: 403 }, // set up already
-  'GET /api/public/action/:uuid': { all: 404 },
-  'POST /api/public/action/:uuid/execute': { all: 404 },
+  'GET /api/public/action/:uuid': { all: 200 },
+  'POST /api/public/action/:uuid/execute': { all: 400 }, // no parameter values
   'GET /api/public/card/:uuid': { all: 200 },
   'GET /api/public/card/:uuid/field/:field-id/remapping/:remapped-id': { all: 200, query: () => ({ value: 'Gizmo' }) },
   'GET /api/public/card/:uuid/field/:field-id/search/:search-field-id': { all: 200, query: () => ({ value: 'Gi' }) },
@@ -332,6 +338,9 @@ forEachAppDb(
     before(async () => {
       fx = await matrixFixtures(server());
       routes = registeredRoutes(server().server.app);
+    });
+    after(async () => {
+      await fx?.cleanup();
     });
 
     test('every registered route says who may call it', () => {

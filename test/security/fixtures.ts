@@ -10,6 +10,7 @@ import { SignJWT } from 'jose';
 import type { Client } from '../helpers/client.js';
 import { createUserClient, setupAdmin, type TestServer } from '../helpers/server.js';
 import { installSample, type Sample } from '../cards/sample.js';
+import { addWarehouse, renameAction, tableModel } from '../actions/fixtures.js';
 
 export const SECRET_MARKER = 'ZqSecretMarker';
 
@@ -36,6 +37,11 @@ export interface MatrixFixtures {
   snippetId: number;
   timelineId: number;
   eventId: number;
+  /** A query action on a model (in the admin-only collection) over a PostgreSQL warehouse, shared by public link. */
+  actionId: number;
+  actionUuid: string;
+  /** Drops what the fixtures made outside Quarry (the warehouse). */
+  cleanup(): Promise<void>;
 }
 
 function ok<T = any>(response: { status: number; text: string; body: T }, what: string): T {
@@ -105,6 +111,9 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
   const event = ok(await admin.post('/api/timeline-event', { name: `${SECRET_MARKER} event`, timeline_id: timeline.id, timestamp: '2024-01-01T00:00:00Z', timezone: 'UTC' }), 'event');
   const snippet = ok(await admin.post('/api/native-query-snippet', { name: 'matrix snippet', content: 'PRODUCTS' }), 'snippet');
   const apiKey = ok(await admin.post('/api/api-key', { name: 'Matrix key', group_id: group.id }), 'api key');
+  const warehouse = await addWarehouse(admin, 'postgres');
+  const model = await tableModel(admin, warehouse, 'customers', collection.id);
+  const action = ok(await admin.post('/api/action', renameAction(warehouse, model.id, { name: `${SECRET_MARKER} action` })), 'action');
 
   return {
     callers: { anon: t.anon, user, nodata, admin },
@@ -127,6 +136,9 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     snippetId: snippet.id,
     timelineId: timeline.id,
     eventId: event.id,
+    actionId: action.id,
+    actionUuid: ok(await admin.post(`/api/action/${action.id}/public_link`), 'action link').uuid,
+    cleanup: warehouse.drop,
   };
 }
 
@@ -148,12 +160,14 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/native-query-snippet')) return String(fx.snippetId);
     if (at('/api/timeline-event')) return String(fx.eventId);
     if (at('/api/timeline')) return String(fx.timelineId);
+    if (at('/api/action')) return String(fx.actionId);
     return '1';
   };
   const isCard = /\/(card|pivot\/card)\/:(uuid|token)/.test(path) || at('/api/card/');
   const preview = at('/api/preview');
   const values: Record<string, string> = {
     id: idFor(),
+    'action-id': String(fx.actionId),
     'card-id': String(fx.cardId),
     'dashboard-id': String(fx.dashboardId),
     'dashcard-id': String(fx.dashcardId),
@@ -166,7 +180,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     'remapped-id': String(fx.categoryField),
     'param-key': isCard ? 'cat-param' : 'catp',
     'export-format': 'csv',
-    uuid: at('/api/public/action') ? '00000000-0000-4000-8000-000000000000' : isCard ? fx.cardUuid : fx.dashboardUuid,
+    uuid: at('/api/public/action') ? fx.actionUuid : isCard ? fx.cardUuid : fx.dashboardUuid,
     token: preview ? (isCard ? fx.previewCardToken : fx.previewDashboardToken) : isCard ? fx.cardToken : fx.dashboardToken,
     query: 'gad',
     prefix: 'gad',

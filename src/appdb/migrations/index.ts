@@ -12,6 +12,7 @@ import * as m0033 from './0033_snippets_and_timelines.js';
 import * as m0034 from './0034_activity_and_bookmarks.js';
 import * as m0040 from './0040_dashboard_tabs_series_params.js';
 import * as m0050 from './0050_data_permissions.js';
+import * as m0060 from './0060_actions.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -29,4 +30,5 @@ export const migrations: Record<string, AppMigration> = {
   '0034_activity_and_bookmarks': m0034,
   '0040_dashboard_tabs_series_params': m0040,
   '0050_data_permissions': m0050,
+  '0060_actions': m0060,
 };

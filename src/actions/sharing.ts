@@ -1,0 +1,46 @@
+// Actions shared by public link: what may be shared, finding one by its UUID, and what an anonymous viewer sees of
+// it (enough to draw its form — no SQL, template, model or database).
+
+import type { AppContext } from '../context.js';
+import { archivedError, notFound } from '../http/errors.js';
+import { bool } from '../appdb/portable.js';
+import { checkPublicSharingEnabled, UUID } from '../public/links.js';
+import { requireCard } from '../cards/store.js';
+import { checkActionsEnabled } from './enabled.js';
+import { actionJson } from './json.js';
+import type { ActionRow } from './store.js';
+
+/** Only an action that could run can be shared: not archived, on a database with actions enabled. */
+export async function checkActionShareable(ctx: AppContext, id: number): Promise<void> {
+  const action = await ctx.db.selectFrom('action').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!action) throw notFound();
+  if (bool(action.archived)) throw archivedError();
+  await checkActionsEnabled(ctx, await databaseOf(ctx, action));
+}
+
+async function databaseOf(ctx: AppContext, action: ActionRow): Promise<number | null> {
+  return action.type === 'query' ? action.database_id : (await requireCard(ctx, action.model_id)).database_id;
+}
+
+/** The shared, non-archived action with this UUID (404 otherwise; 400 while public sharing is off). */
+export async function actionByUuid(ctx: AppContext, uuid: string): Promise<ActionRow> {
+  await checkPublicSharingEnabled(ctx);
+  if (!UUID.test(uuid)) throw notFound();
+  const action = await ctx.db.selectFrom('action').selectAll().where('public_uuid', '=', uuid).where('archived', '=', false).executeTakeFirst();
+  if (!action) throw notFound();
+  return action;
+}
+
+/** GET /api/public/action/:uuid. */
+export async function sharedActionJson(ctx: AppContext, action: ActionRow) {
+  await checkActionsEnabled(ctx, await databaseOf(ctx, action));
+  const full = await actionJson(ctx, action);
+  return {
+    id: full.id,
+    name: full.name,
+    description: full.description,
+    type: full.type,
+    parameters: full.parameters,
+    visualization_settings: full.visualization_settings,
+  };
+}
