@@ -123,9 +123,27 @@ const CASES: SqlCase[] = [
     expect: {
       postgres: [/STRPOS\(CAST\("public"\."ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /STRPOS\(LOWER\(/],
       duckdb: [/STRPOS\(/],
-      mysql: [/LOCATE\(CAST\('x' AS BINARY\), CAST\(CAST\(`ORDERS`\.`ID` AS CHAR\) AS BINARY\)\) > 0/, /LOCATE\(LOWER\('y'\), LOWER\(/],
+      mysql: [/LOCATE\(CAST\(CONVERT\('x' USING utf8mb4\) AS BINARY\), CAST\(CONVERT\(CAST\(`ORDERS`\.`ID` AS CHAR\) USING utf8mb4\) AS BINARY\)\) > 0/, /LOCATE\(LOWER\('y'\), LOWER\(/],
       sqlite: [/INSTR\(CAST\("ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /INSTR\(LOWER\(/],
     },
+  },
+  {
+    name: 'text = / != / IN compare exactly (byte-wise on MySQL, whose collations ignore case)',
+    query: (w) => w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['and', ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo'], ['!=', w.f('PRODUCTS', 'VENDOR'), 'a'], ['=', w.f('PRODUCTS', 'TITLE'), 'b', 'c']] }),
+    expect: {
+      mysql: [
+        /\(`PRODUCTS`\.`CATEGORY` = 'Gizmo' AND CAST\(CONVERT\(`PRODUCTS`\.`CATEGORY` USING utf8mb4\) AS BINARY\) = CAST\(CONVERT\('Gizmo' USING utf8mb4\) AS BINARY\)\)/,
+        /CAST\(CONVERT\(`PRODUCTS`\.`VENDOR` USING utf8mb4\) AS BINARY\) <> CAST\(CONVERT\('a' USING utf8mb4\) AS BINARY\)\) OR `PRODUCTS`\.`VENDOR` IS NULL/,
+        /`PRODUCTS`\.`TITLE` IN \('b', 'c'\) AND CAST\(CONVERT\(`PRODUCTS`\.`TITLE` USING utf8mb4\) AS BINARY\) IN \(/,
+      ],
+      postgres: [/\("public"\."PRODUCTS"\."CATEGORY" = 'Gizmo'\)/, /\(\("public"\."PRODUCTS"\."VENDOR" <> 'a'\) OR "public"\."PRODUCTS"\."VENDOR" IS NULL\)/, /"TITLE" IN \('b', 'c'\)/],
+      sqlite: [/\("PRODUCTS"\."CATEGORY" = 'Gizmo'\)/],
+    },
+  },
+  {
+    name: '!=, does-not-contain and not contains keep NULLs',
+    query: filtered((w) => ['and', ['does-not-contain', w.f('ORDERS', 'ID'), 'x'], ['not', ['starts-with', w.f('ORDERS', 'ID'), 'y']], ['!=', w.f('ORDERS', 'DISCOUNT'), 1]]),
+    expect: { all: [/\(\(NOT .*\) OR .*ID. IS NULL\)/, /\(\(.*DISCOUNT. <> 1\) OR .*DISCOUNT. IS NULL\)/] },
   },
   {
     name: 'starts-with and ends-with',

@@ -1,6 +1,6 @@
 // MySQL / MariaDB's SQL dialect for the MBQL compiler: backtick identifiers, `?` placeholders, DATE_FORMAT-based
-// truncation, TIMESTAMPADD/TIMESTAMPDIFF, byte-wise comparisons for case-sensitive string filters (the default
-// collations compare case-insensitively). No FULL JOIN and no percentile aggregate.
+// truncation, TIMESTAMPADD/TIMESTAMPDIFF, byte-wise comparisons for text equality and case-sensitive string filters
+// (the default collations compare case-insensitively). No FULL JOIN and no percentile aggregate.
 
 import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
@@ -130,26 +130,40 @@ export class MysqlDialect extends SqlDialect {
     return sql`LOCATE(${needle}, ${haystack})`;
   }
 
+  /**
+   * Text as UTF-8 bytes: compared byte-wise it is case- and accent-sensitive and pads nothing, as the other engines
+   * compare text. (Converting first makes a latin1 column and a UTF-8 value comparable.)
+   */
+  private bytes(x: Sql): Sql {
+    return sql`CAST(CONVERT(${x} USING utf8mb4) AS BINARY)`;
+  }
+
   override contains(haystack: Sql, needle: Sql, caseSensitive: boolean): Sql {
-    return caseSensitive
-      ? sql`(LOCATE(CAST(${needle} AS BINARY), CAST(${haystack} AS BINARY)) > 0)`
-      : sql`(LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0)`;
+    return caseSensitive ? sql`(LOCATE(${this.bytes(needle)}, ${this.bytes(haystack)}) > 0)` : sql`(LOCATE(LOWER(${needle}), LOWER(${haystack})) > 0)`;
   }
 
   override startsWith(s: Sql, prefix: Sql, caseSensitive: boolean): Sql {
     return caseSensitive
-      ? sql`(LEFT(CAST(${s} AS BINARY), LENGTH(CAST(${prefix} AS BINARY))) = CAST(${prefix} AS BINARY))`
+      ? sql`(LEFT(${this.bytes(s)}, LENGTH(${this.bytes(prefix)})) = ${this.bytes(prefix)})`
       : sql`(LEFT(LOWER(${s}), CHAR_LENGTH(${prefix})) = LOWER(${prefix}))`;
   }
 
   override endsWith(s: Sql, suffix: Sql, caseSensitive: boolean): Sql {
     return caseSensitive
-      ? sql`(RIGHT(CAST(${s} AS BINARY), LENGTH(CAST(${suffix} AS BINARY))) = CAST(${suffix} AS BINARY))`
+      ? sql`(RIGHT(${this.bytes(s)}, LENGTH(${this.bytes(suffix)})) = ${this.bytes(suffix)})`
       : sql`(RIGHT(LOWER(${s}), CHAR_LENGTH(${suffix})) = LOWER(${suffix}))`;
   }
 
-  override stringEquals(a: Sql, b: Sql): Sql {
-    return sql`(CAST(${a} AS BINARY) = CAST(${b} AS BINARY))`;
+  override stringEquals(a: Sql, b: Sql, negate = false): Sql {
+    // The collation's (case-insensitive) test first, so that an index on the column still narrows the rows.
+    if (negate) return sql`(${this.bytes(a)} <> ${this.bytes(b)})`;
+    return sql`(${a} = ${b} AND ${this.bytes(a)} = ${this.bytes(b)})`;
+  }
+
+  override stringIn(a: Sql, list: Sql[], negate = false): Sql {
+    const bytes = join(list.map((x) => this.bytes(x)));
+    if (negate) return sql`(${this.bytes(a)} NOT IN (${bytes}))`;
+    return sql`(${a} IN (${join(list)}) AND ${this.bytes(a)} IN (${bytes}))`;
   }
 
   override now(): Sql {

@@ -353,9 +353,14 @@ export abstract class SqlDialect implements SqlRenderer {
     return sql`(RIGHT(${h}, ${this.length(n)}) = ${n})`;
   }
 
-  /** Case-sensitive string equality (MySQL compares case-insensitively unless told). */
-  stringEquals(a: Sql, b: Sql): Sql {
-    return sql`(${a} = ${b})`;
+  /** Case-sensitive string equality, or inequality (MySQL's collations compare case-insensitively unless told). */
+  stringEquals(a: Sql, b: Sql, negate = false): Sql {
+    return negate ? sql`(${a} <> ${b})` : sql`(${a} = ${b})`;
+  }
+
+  /** Case-sensitive `a IN (…)` / `a NOT IN (…)` for text. */
+  stringIn(a: Sql, list: Sql[], negate = false): Sql {
+    return sql`(${a} ${raw(negate ? 'NOT IN' : 'IN')} (${join(list)}))`;
   }
 
   // ----- temporal ----------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 import { sql, raw, param, number, join, type Sql, type ParamType } from './sql.js';
 import type { StageCompiler } from './stage.js';
-import { isClause, isFieldRef, fieldOptions } from '../mbql/clauses.js';
+import { isClause, isFieldRef, fieldOptions, walkClauses } from '../mbql/clauses.js';
 import type { Clause, FieldRef } from '../mbql/types.js';
 import { invalidQuery, unsupported } from '../errors.js';
 import { isNumeric, isInteger, isTemporal, isText, isBoolean, isDate, isTime, literalType, paramTypeFor } from './types.js';
@@ -447,8 +447,12 @@ export class ExpressionCompiler {
         const parts = args.map((a) => this.condition(a));
         return parts.length === 1 ? parts[0] : sql`(${join(parts, name === 'and' ? ' AND ' : ' OR ')})`;
       }
-      case 'not':
-        return sql`(NOT ${this.condition(args[0])})`;
+      case 'not': {
+        const inner = args[0];
+        // Metabase: "not contains/starts-with/ends-with" also keeps the rows where the column is NULL.
+        if (isClause(inner) && ['contains', 'starts-with', 'ends-with'].includes(inner[0])) return this.stringFilter(inner[0], inner.slice(1), true);
+        return sql`(NOT ${this.condition(inner)})`;
+      }
       case '=':
       case '!=':
       case 'in':
@@ -624,6 +628,8 @@ export class ExpressionCompiler {
     const operand = this.operand(lhs);
     const nonNull = values.filter((v) => v !== null);
     const parts: Sql[] = [];
+    // Text compares exactly (case-sensitively) on every engine; MySQL's collations need the dialect's help for that.
+    const textual = isText(operand.typed.type) && nonNull.every((v) => typeof v === 'string' || (isClause(v) && isText(this.value(v).type)));
     if (nonNull.length < values.length) parts.push(op === '=' ? sql`(${operand.typed.sql} IS NULL)` : sql`(${operand.typed.sql} IS NOT NULL)`);
     const plain: Sql[] = [];
     for (const v of nonNull) {
@@ -636,10 +642,14 @@ export class ExpressionCompiler {
       } else plain.push(this.rhs(operand, v));
     }
     const x = operand.typed.sql;
-    if (plain.length === 1) parts.push(op === '=' ? sql`(${x} = ${plain[0]})` : sql`(${x} <> ${plain[0]})`);
+    if (textual && plain.length === 1) parts.push(this.d.stringEquals(x, plain[0], op === '!='));
+    else if (textual && plain.length > 1) parts.push(this.d.stringIn(x, plain, op === '!='));
+    else if (plain.length === 1) parts.push(op === '=' ? sql`(${x} = ${plain[0]})` : sql`(${x} <> ${plain[0]})`);
     else if (plain.length > 1) parts.push(op === '=' ? sql`(${x} IN (${join(plain)}))` : sql`(${x} NOT IN (${join(plain)}))`);
-    if (parts.length === 1) return parts[0];
-    return sql`(${join(parts, op === '=' ? ' OR ' : ' AND ')})`;
+    const combined = parts.length === 1 ? parts[0] : sql`(${join(parts, op === '=' ? ' OR ' : ' AND ')})`;
+    // Metabase: `!=` (and not-in) on a column also matches its NULLs — unless NULL is one of the values excluded.
+    if (op === '!=' && nonNull.length === values.length && refersToColumn(lhs)) return sql`(${combined} OR ${x} IS NULL)`;
+    return combined;
   }
 
   private ordering(op: '<' | '>' | '<=' | '>=', lhs: unknown, value: unknown): Sql {
@@ -683,7 +693,8 @@ export class ExpressionCompiler {
     return sql`(${operand.typed.sql} BETWEEN ${this.rhs(operand, lo)} AND ${this.rhs(operand, hi)})`;
   }
 
-  private stringFilter(name: string, args: unknown[]): Sql {
+  /** contains / starts-with / ends-with / does-not-contain; `negate` turns them into "not …" (NULLs included). */
+  private stringFilter(clauseName: string, args: unknown[], negate = false): Sql {
     let options: Record<string, unknown> = {};
     let field: unknown;
     let values: unknown[];
@@ -699,25 +710,27 @@ export class ExpressionCompiler {
         values = args.slice(1, -1);
       } else values = args.slice(1);
     }
-    if (values.length === 0) throw invalidQuery(`${name} needs a value.`);
+    if (values.length === 0) throw invalidQuery(`${clauseName} needs a value.`);
+    const negated = negate !== (clauseName === 'does-not-contain');
+    const name = clauseName === 'does-not-contain' ? 'contains' : clauseName;
     const caseSensitive = options['case-sensitive'] !== false;
     const v = this.value(field);
     const s = isText(v.type) || v.type === 'type/*' ? v.sql : this.d.castToText(v.sql);
-    const tests = values.map((v) => {
-      const needle = typeof v === 'string' ? sql`${param(v, 'text')}` : this.value(v).sql;
+    const tests = values.map((value) => {
+      const needle = typeof value === 'string' ? sql`${param(value, 'text')}` : this.value(value).sql;
       switch (name) {
         case 'starts-with':
           return this.d.startsWith(s, needle, caseSensitive);
         case 'ends-with':
           return this.d.endsWith(s, needle, caseSensitive);
-        case 'does-not-contain':
-          return sql`(NOT ${this.d.contains(s, needle, caseSensitive)})`;
         default:
           return this.d.contains(s, needle, caseSensitive);
       }
     });
-    if (tests.length === 1) return tests[0];
-    return sql`(${join(tests, name === 'does-not-contain' ? ' AND ' : ' OR ')})`;
+    if (!negated) return tests.length === 1 ? tests[0] : sql`(${join(tests, ' OR ')})`;
+    // "Doesn't contain any of the values": none matches; a NULL column (nothing to contain) is kept, as in Metabase.
+    const none = tests.length === 1 ? sql`(NOT ${tests[0]})` : sql`(${join(tests.map((t) => sql`(NOT ${t})`), ' AND ')})`;
+    return refersToColumn(field) ? sql`(${none} OR ${v.sql} IS NULL)` : none;
   }
 
   private timeInterval(args: unknown[]): Sql {
@@ -885,6 +898,15 @@ export class ExpressionCompiler {
     if (!['millisecond', 'second', 'minute', 'hour'].includes(unit)) throw invalidQuery(`Unit ${unit} is not valid for a time column.`);
     return this.d.castToTime(this.d.truncBasic(this.d.timeAsDatetime(x), unit as 'hour'));
   }
+}
+
+/** Whether an operand reads a column (a field, an expression, or a clause over one) rather than being a literal. */
+function refersToColumn(x: unknown): boolean {
+  let found = false;
+  walkClauses(x, (c) => {
+    if (c[0] === 'field' || c[0] === 'expression') found = true;
+  });
+  return found;
 }
 
 function containsAggregation(x: unknown): boolean {

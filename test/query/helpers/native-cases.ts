@@ -2,7 +2,7 @@
 // with backticks), template tags of every type, optional clauses and field filters with every widget type.
 
 import type { Case } from './mbql-cases.js';
-import { O, P, PE } from './mbql-cases.js';
+import { O, P, PE, A } from './mbql-cases.js';
 import type { Warehouse } from './warehouses.js';
 
 /** Double-quoted identifiers → the engine's quoting. */
@@ -62,6 +62,10 @@ export const NATIVE_CASES: Case[] = [
   { name: 'field filter string/does-not-contain', build: filterCount('PRODUCTS', 'TITLE', 'string/does-not-contain', ['steel']) },
   { name: 'field filter string/starts-with', build: filterCount('PRODUCTS', 'TITLE', 'string/starts-with', ['small']) },
   { name: 'field filter string/ends-with', build: filterCount('PRODUCTS', 'TITLE', 'string/ends-with', ['watch']) },
+  { name: 'field filter string/!= keeps NULLs (exact)', build: filterCount('ACCOUNTS', 'SOURCE', 'string/!=', ['Facebook']), expect: (_r, s) => scalar(s.ACCOUNTS.filter((r) => r[A.SOURCE] !== 'Facebook').length) },
+  { name: 'field filter string/does-not-contain keeps NULLs (exact)', build: filterCount('ACCOUNTS', 'SOURCE', 'string/does-not-contain', ['oo']), expect: (_r, s) => scalar(s.ACCOUNTS.filter((r) => !String(r[A.SOURCE] ?? '').includes('oo')).length) },
+  { name: 'field filter exclude months keeps NULLs (exact)', build: filterCount('ACCOUNTS', 'CANCELED_AT', 'date/all-options', 'exclude-months-Jan'), expect: (_r, s) => scalar(s.ACCOUNTS.filter((r) => r[A.CANCELED_AT] === null || new Date(r[A.CANCELED_AT] as number).getUTCMonth() !== 0).length) },
+  { name: 'field filter string/= is case-sensitive (exact)', build: filterCount('PRODUCTS', 'CATEGORY', 'string/=', ['gizmo']), expect: () => scalar(0) },
   { name: 'field filter number/=', build: filterCount('ORDERS', 'QUANTITY', 'number/=', [4]) },
   { name: 'field filter number/!=', build: filterCount('ORDERS', 'QUANTITY', 'number/!=', [4, 5]) },
   { name: 'field filter number/between', build: filterCount('PRODUCTS', 'PRICE', 'number/between', [30, 60]), expect: (_r, s) => scalar(s.PRODUCTS.filter((r) => (r[P.PRICE] as number) >= 30 && (r[P.PRICE] as number) <= 60).length) },
