@@ -11,7 +11,7 @@ import type { Client } from '../helpers/client.js';
 import { connectionFor } from '../../src/databases/connections.js';
 import { collectRows } from '../../src/drivers/shared/row-stream.js';
 import { driverFor } from '../../src/drivers/registry.js';
-import { checkSqliteStatement } from '../../src/drivers/sqlite/guard.js';
+import { checkSqliteProgram, checkSqliteStatement } from '../../src/drivers/sqlite/guard.js';
 import { decryptText, encryptText } from '../../src/databases/encryption.js';
 import { installSample, loadSamplesEverywhere, waitForSync, type LoadedSamples } from './helpers.js';
 
@@ -32,9 +32,9 @@ after(async () => {
   await samples?.cleanup();
 });
 
-async function run(databaseId: number, sql: string): Promise<unknown[][]> {
+async function run(databaseId: number, sql: string, params: unknown[] = []): Promise<unknown[][]> {
   const { connection } = await connectionFor(server.ctx, databaseId);
-  return collectRows(await connection.execute(sql, []));
+  return collectRows(await connection.execute(sql, params));
 }
 
 async function addDatabase(engine: string, details: Record<string, unknown>): Promise<number> {
@@ -175,6 +175,85 @@ describe('native statements cannot reach the server\'s files', () => {
     assert.ok((await run(id, "pragma table_info('ORDERS')")).length === 9);
     assert.doesNotThrow(() => checkSqliteStatement('select 1 as attach'));
     assert.doesNotThrow(() => checkSqliteStatement('WITH x AS (select 1) select * from x'));
+  });
+
+  test('SQLite through POST /api/dataset as an ordinary user: empty statements, comments and WITH never get past the guard, and the app DB stays out of reach', async () => {
+    const appDb = server.ctx.config.appDb.type === 'sqlite' ? server.ctx.config.appDb.file : join(samples.dir, 'app.db');
+    const sample = (await installSample(admin)).id;
+    const writable = await addDatabase('sqlite', samples.details.sqlite);
+    const native = (database: number, query: string) => user.post('/api/dataset', { database, type: 'native', native: { query } });
+    const copy = join(samples.dir, 'stolen.db');
+    const attacks = [
+      `;ATTACH '${appDb}' AS app1`,
+      `\n;ATTACH DATABASE '${appDb}' AS app1`,
+      `/*x*/;VACUUM INTO '${copy}'`,
+      '; ;PRAGMA writable_schema=1',
+      ';;pragma journal_mode=delete',
+      `-- c\n;\t;/* ; */ ATTACH '${appDb}' AS app1`,
+      `select 1; ATTACH '${appDb}' AS app1`,
+      `select 1;;\nATTACH '${appDb}' AS app1`,
+      `EXPLAIN ;ATTACH '${appDb}' AS app1`,
+      `EXPLAIN QUERY PLAN ;VACUUM INTO '${copy}'`,
+      `WITH x AS (SELECT 1) SELECT * FROM x; VACUUM INTO '${copy}'`,
+      'DETACH main',
+      'BEGIN IMMEDIATE',
+      'CREATE TRIGGER t AFTER INSERT ON "PRODUCTS" BEGIN SELECT 1; END',
+      'ANALYZE',
+    ];
+    for (const database of [sample, writable]) {
+      for (const sql of attacks) {
+        const r = await native(database, sql);
+        assert.equal(r.status, 202, `${sql}: ${r.text}`);
+        assert.equal(r.body.status, 'failed', `${database} ran: ${JSON.stringify(sql)}`);
+        assert.match(r.body.error, /not allowed|one statement/, sql);
+      }
+      // A write smuggled behind a WITH is a write: refused on the read-only sample.
+      if (database === sample) {
+        const r = await native(database, 'WITH x AS (SELECT 1) DELETE FROM "ORDERS" WHERE "ID" IN (SELECT * FROM x)');
+        assert.equal(r.body.status, 'failed');
+        assert.match(r.body.error, /read-only/);
+        const quoted = await native(database, 'WITH "select" AS (SELECT 1), [x] AS MATERIALIZED (SELECT 2) UPDATE "ORDERS" SET "TAX" = 0');
+        assert.equal(quoted.body.status, 'failed');
+      }
+      // Nothing was attached: only the data source's own file is open.
+      const list = await native(database, 'select name from pragma_database_list');
+      assert.equal(list.body.status, 'completed', list.body.error);
+      assert.deepEqual(list.body.data.rows, [['main']]);
+      const app = await native(database, 'select * from app1.core_user');
+      assert.equal(app.body.status, 'failed');
+      assert.match(app.body.error, /no such table/);
+      // Legitimate statements still run.
+      const ok = await native(database, ';  /* lead */ WITH x AS (SELECT count(*) AS n FROM "PRODUCTS") SELECT n FROM x;');
+      assert.equal(ok.body.status, 'completed', ok.body.error);
+      assert.deepEqual(ok.body.data.rows, [[200]]);
+      const pragma = await native(database, "PRAGMA table_info('PRODUCTS')");
+      assert.equal(pragma.body.status, 'completed', pragma.body.error);
+    }
+    assert.equal(existsSync(copy), false, 'VACUUM INTO wrote no file');
+    assert.equal((await user.get('/api/user/current')).body.is_superuser, false);
+    // On the writable file, data changes (also behind WITH) and the DDL of uploads are allowed, triggers are not.
+    assert.deepEqual(await run(writable, 'WITH x AS (SELECT 1) UPDATE "PRODUCTS" SET "RATING" = "RATING" WHERE "ID" IN (SELECT * FROM x)'), []);
+    await run(writable, 'CREATE TABLE IF NOT EXISTS "scratch" ("x" INTEGER)');
+    await run(writable, 'INSERT INTO "scratch" VALUES (?)', [1]);
+    await run(writable, 'DROP TABLE IF EXISTS "scratch"');
+    await assert.rejects(run(writable, 'CREATE VIRTUAL TABLE v USING fts5(x)'), /not allowed/);
+  });
+
+  test('SQLite guard, second layer: compiled programs that attach, detach or vacuum are refused whatever the text looked like', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(samples.details.sqlite.db as string, { readonly: true, fileMustExist: true });
+    try {
+      const refused = [`ATTACH '${join(samples.dir, 'a.db')}' AS a`, 'DETACH main', `VACUUM INTO '${join(samples.dir, 'v.db')}'`, 'VACUUM'];
+      for (const body of refused) {
+        assert.throws(() => checkSqliteProgram(db, { body }, [], { writable: true }), /not allowed/, body);
+      }
+      assert.throws(() => checkSqliteProgram(db, { body: 'DELETE FROM "ORDERS"' }, [], { writable: false }), /read-only/);
+      assert.doesNotThrow(() => checkSqliteProgram(db, { body: 'DELETE FROM "ORDERS"' }, [], { writable: true }));
+      assert.doesNotThrow(() => checkSqliteProgram(db, { body: 'select ? + ?' }, [1, 2], { writable: false }));
+    } finally {
+      db.close();
+    }
+    assert.equal(existsSync(join(samples.dir, 'v.db')), false);
   });
 
   test('the sample database is read-only', async () => {

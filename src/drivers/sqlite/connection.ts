@@ -8,7 +8,7 @@ import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
 import { base64, integerValue, localTimestamp } from '../shared/values.js';
-import { checkSqliteStatement } from './guard.js';
+import { checkSqliteProgram, checkSqliteStatement } from './guard.js';
 import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
 import { introspectSqlite } from './introspect.js';
 import { workerPool, SqliteStatementError, type SqliteWorker, type WorkerReply } from './workers.js';
@@ -48,6 +48,8 @@ function inferBaseType(rows: unknown[][], index: number): string {
 
 export class SqliteConnection implements DriverConnection {
   private handle: Database.Database | null = null;
+  /** Compiles statements for the guard's second layer (never runs one); a short busy timeout keeps the event loop free. */
+  private checker: Database.Database | null = null;
   private file: string | null = null;
   private pool: ResourcePool<SqliteWorker> | null = null;
 
@@ -95,11 +97,22 @@ export class SqliteConnection implements DriverConnection {
     return this.pool;
   }
 
+  private checkHandle(): Database.Database {
+    if (this.checker) return this.checker;
+    const file = this.file ?? (this.db(), this.file!);
+    const handle = new Database(file, { readonly: this.readOnly, fileMustExist: true, timeout: 250 });
+    handle.pragma('query_only = ON');
+    this.checker = handle;
+    return handle;
+  }
+
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
-    checkSqliteStatement(sql);
+    const writable = !this.readOnly;
+    const checked = checkSqliteStatement(sql, { writable });
+    const bound = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Date ? p.toISOString() : p === undefined ? null : p));
+    checkSqliteProgram(this.checkHandle(), checked, bound, { writable });
     const pool = this.workers();
     const worker = await pool.acquire();
-    const bound = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Date ? p.toISOString() : p === undefined ? null : p));
     let broken = false;
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
       broken = true;
@@ -184,5 +197,7 @@ export class SqliteConnection implements DriverConnection {
     await pool?.close();
     this.handle?.close();
     this.handle = null;
+    this.checker?.close();
+    this.checker = null;
   }
 }
