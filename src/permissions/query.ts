@@ -3,8 +3,9 @@
 //
 //   - Saved questions, models and metrics the query reads need read access to their collections.
 //   - A saved card's own query (`cardId` set: the card module checked the card's collection) runs for anyone who can
-//     read the card, as in Metabase — unless view-data is blocked on a table it reads (or anywhere in the database,
-//     for native SQL). Parameters that filter on tables outside the card's own need query access there.
+//     read the card, as in Metabase, whatever the collections of the saved questions it is built on — unless
+//     view-data is blocked on a table it reads (or anywhere in the database, for native SQL). Parameters that filter
+//     on tables outside the card's own need query access there, unless a saved dashcard mapping wired them.
 //   - An ad-hoc query needs the query builder on every table its own stages read (joins and implicit joins
 //     included) and native access to the whole database for SQL; parts that come from saved questions need only
 //     their collections (and no blocked table).
@@ -35,6 +36,8 @@ export interface QueryAccessRequest {
   query?: DatasetQuery;
   /** The saved card whose own query this is (its collection was checked by whoever runs it). */
   cardId?: number | null;
+  /** The parameters' targets come from saved definitions (dashcard mappings), not from the caller. */
+  savedParameterTargets?: boolean;
   /** A download (`csv`, `json`, `xlsx`, `api`): download permissions apply. */
   exportFormat?: string | null;
 }
@@ -75,7 +78,8 @@ function tablesOf(ids: Iterable<number>, tables: Map<number, TableRef>): TableRe
   return [...ids].map((id) => tables.get(id)).filter((t): t is TableRef => t !== undefined);
 }
 
-function checkSavedCardRun(access: DataAccess, databaseId: number, reads: QueryReads, tables: Map<number, TableRef>, fieldTables: Map<number, number>): void {
+function checkSavedCardRun(access: DataAccess, request: QueryAccessRequest, reads: QueryReads, tables: Map<number, TableRef>, fieldTables: Map<number, number>): void {
+  const databaseId = request.databaseId;
   if (!access.canViewDatabase(databaseId)) throw refuse();
   const read = new Set([...reads.allTables, ...[...reads.allImplicitFields].map((f) => fieldTables.get(f)).filter((t): t is number => t !== undefined)]);
   for (const table of tablesOf(read, tables)) if (access.isBlocked(table)) throw refuse();
@@ -83,7 +87,10 @@ function checkSavedCardRun(access: DataAccess, databaseId: number, reads: QueryR
   for (const field of reads.parameterFields) {
     const tableId = fieldTables.get(field);
     const table = tableId === undefined ? undefined : tables.get(tableId);
-    if (table && !read.has(table.id) && !access.canQueryTable(table)) throw refuse();
+    if (!table || read.has(table.id)) continue;
+    // Filters wired by whoever saved the dashboard are part of what it shows (only blocked data stays out);
+    // targets the caller picked need query access, or filtering would reveal tables they can't query.
+    if (request.savedParameterTargets ? access.isBlocked(table) : !access.canQueryTable(table)) throw refuse();
   }
 }
 
@@ -117,7 +124,7 @@ function readsOf(request: QueryAccessRequest): QueryReads {
 /** The data side of the check, once everything is loaded. */
 function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryReads, loaded: Loaded): QueryGrant {
   const { tables, fieldTables } = loaded;
-  if (request.cardId !== undefined && request.cardId !== null) checkSavedCardRun(access, request.databaseId, reads, tables, fieldTables);
+  if (request.cardId !== undefined && request.cardId !== null) checkSavedCardRun(access, request, reads, tables, fieldTables);
   else checkAdHoc(access, request, reads, tables, fieldTables);
   const level = downloadLevel(access, request.databaseId, reads, tables, fieldTables);
   if (!request.exportFormat) return { maxRows: null, downloadPerms: level };
@@ -132,8 +139,9 @@ function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryR
 export async function checkQueryAllowed(ctx: AppContext, caller: Caller | null, request: QueryAccessRequest): Promise<QueryGrant> {
   if (!caller) throw unauthenticated();
   if (caller.isSuperuser) return { maxRows: null, downloadPerms: 'full' };
-  // Saved questions, models and metrics the query reads: their collections must be readable.
-  await checkCardsReadable(ctx, caller, request.cards);
+  // Saved questions, models and metrics an ad-hoc query reads: their collections must be readable. A saved card's
+  // own query runs for whoever may read the card, whatever its sources' collections (as in Metabase).
+  if (request.cardId === undefined || request.cardId === null) await checkCardsReadable(ctx, caller, request.cards);
   const reads = readsOf(request);
   const [access, loaded] = await Promise.all([dataAccess(ctx, caller), loadTables(ctx, [reads])]);
   return evaluate(access, request, reads, loaded);

@@ -57,6 +57,11 @@ export interface QueryRequest {
   actionId?: number | null;
   /** Parameters to apply on top of the query's own `parameters`. */
   parameters?: unknown[];
+  /**
+   * The parameters' targets come from saved definitions (a dashcard's mappings), not from the caller: on a saved
+   * card, filtering through them needs no more than running the card does.
+   */
+  savedParameterTargets?: boolean;
   /** undefined: the default API limits (2,000/10,000) or the query's own `constraints`; null: no API limits. */
   constraints?: Constraints | null;
   exportFormat?: ExportFormat;
@@ -261,6 +266,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
       cards: [...resolved.cards.values()],
       query: resolved.query,
       cardId: request.cardId ?? null,
+      savedParameterTargets: request.savedParameterTargets ?? false,
       exportFormat: request.exportFormat ?? null,
     });
     accessRowCap = grant.maxRows;

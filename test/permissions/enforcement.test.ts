@@ -211,6 +211,29 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal((await analyst.post('/api/card', { name: 'x', display: 'table', visualization_settings: {}, dataset_query: mbql(t.salaries) })).status, 403);
   });
 
+  test('dashboard filters wired by the dashboard run for whoever may view the card, through joins too; blocked tables stay out', async () => {
+    const dashboard = (await admin.post('/api/dashboard', { name: uniqueName('dash'), parameters: [{ id: 'who', name: 'Who', slug: 'who', type: 'string/=' }] })).body;
+    const target = ['dimension', ['field', f['customers.name'], { 'source-field': f['orders.customer_id'] }]];
+    const put = await admin.put(`/api/dashboard/${dashboard.id}`, {
+      dashcards: [{ id: -1, card_id: salesCard.id, row: 0, col: 0, size_x: 4, size_y: 4, parameter_mappings: [{ parameter_id: 'who', card_id: salesCard.id, target }] }],
+    });
+    assert.equal(put.status, 200, put.text);
+    const dashcard = put.body.dashcards[0].id;
+    // `nobody` may view the warehouse's data but not query it (create-queries: no)
+    const filtered = await nobody.post(`/api/dashboard/${dashboard.id}/dashcard/${dashcard}/card/${salesCard.id}/query`, { parameters: [{ id: 'who', value: ['Ada'] }] });
+    assert.equal(filtered.body.status, 'completed', filtered.text);
+    assert.deepEqual(filtered.body.data.rows.map((r: unknown[]) => r[0]).sort(), [1, 3], "Ada's orders");
+    // the same target sent by the caller on the card itself is their own filter: refused
+    const own = await nobody.post(`/api/card/${salesCard.id}/query`, { parameters: [{ id: 'who', type: 'string/=', value: ['Ada'], target }] });
+    assert.equal(own.body.error_type, 'missing-required-permissions', own.text);
+    // a mapping into a table whose data is blocked for them stays refused
+    await putGraph({ 1: { [wh]: { 'view-data': { sales: { [t.customers]: 'blocked', [t.orders]: 'unrestricted' } } } } });
+    const blocked = await nobody.post(`/api/dashboard/${dashboard.id}/dashcard/${dashcard}/card/${salesCard.id}/query`, { parameters: [{ id: 'who', value: ['Ada'] }] });
+    assert.equal(blocked.body.error_type, 'missing-required-permissions', blocked.text);
+    await putGraph({ 1: { [wh]: { 'view-data': 'unrestricted' } } });
+    assert.equal((await nobody.post(`/api/dashboard/${dashboard.id}/dashcard/${dashcard}/card/${salesCard.id}/query`, { parameters: [] })).body.status, 'completed');
+  });
+
   test('snippets are for those who may write SQL somewhere', async () => {
     const snippet = await admin.post('/api/native-query-snippet', { name: uniqueName('snip'), content: 'hr.salaries' });
     assert.equal(snippet.status, 200, snippet.text);
