@@ -199,6 +199,11 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal(viaCard.body.status, 'completed', viaCard.text);
     const viaSecret = await analyst.post('/api/dataset', { database: -1337, type: 'query', query: { 'source-table': `card__${secretCard.id}` } });
     assert.equal(viaSecret.status, 403);
+    // …but a saved question built on it runs for whoever may read the saved question itself
+    const onSecret = await card('On the secret one', { database: wh, type: 'query', query: { 'source-table': `card__${secretCard.id}`, aggregation: [['count']] } });
+    const runOnSecret = await analyst.post(`/api/card/${onSecret.id}/query`);
+    assert.equal(runOnSecret.body.status, 'completed', runOnSecret.text);
+    assert.equal(runOnSecret.body.data.rows[0][0], 3);
     const tag = (id: number) => ({ database: wh, type: 'native', native: { query: `SELECT count(*) FROM {{#${id}}} c`, 'template-tags': { [`#${id}`]: { id: `t${id}`, name: `#${id}`, 'display-name': `#${id}`, type: 'card', 'card-id': id } } } });
     assert.equal((await native.post('/api/dataset', tag(secretCard.id))).status, 403, '{{#N}} of an unreadable card');
     assert.equal((await native.post('/api/dataset', tag(salesCard.id))).body.status, 'completed');
