@@ -1,5 +1,6 @@
 // Writing an upload into the uploads database through its driver: the column types of each engine, CREATE TABLE,
-// batched INSERTs with bound values, and DROP TABLE to undo a failed upload.
+// batched INSERTs with bound values (in one transaction where the engine has them), and DROP TABLE to undo a failed
+// upload.
 
 import type { Driver, DriverConnection } from '../drivers/driver.js';
 import type { UploadType } from './types.js';
@@ -67,6 +68,7 @@ export function qualifiedName(driver: Driver, schema: string | null, table: stri
   return schema ? `${driver.quoteIdentifier(schema)}.${driver.quoteIdentifier(table)}` : driver.quoteIdentifier(table);
 }
 
+/** Runs one statement that returns no rows, through the engine's stream (SQLite, DuckDB). */
 async function run(connection: DriverConnection, sql: string, params: unknown[] = []): Promise<void> {
   const stream = await connection.execute(sql, params);
   try {
@@ -78,13 +80,28 @@ async function run(connection: DriverConnection, sql: string, params: unknown[] 
   }
 }
 
+/**
+ * Runs statements that return no rows: in one write transaction on engines that have them (the `actions` feature:
+ * PostgreSQL, MySQL and MariaDB, whose `execute` expects a result set), else one by one. On MySQL a DDL statement
+ * commits by itself, so CREATE TABLE and the INSERTs go in separate calls.
+ */
+async function write(driver: Driver, connection: DriverConnection, statements: Array<{ sql: string; params: unknown[] }>): Promise<void> {
+  if (driver.features.has('actions') && connection.transaction) {
+    await connection.transaction(async (session) => {
+      for (const s of statements) await session.run(s.sql, s.params);
+    });
+    return;
+  }
+  for (const s of statements) await run(connection, s.sql, s.params);
+}
+
 export async function createTable(driver: Driver, connection: DriverConnection, name: string, columns: UploadColumn[]): Promise<void> {
   const types = TYPES[driver.engine];
   const definitions = [
     `${driver.quoteIdentifier(AUTO_PK_COLUMN)} ${types.pk}`,
     ...columns.map((c) => `${driver.quoteIdentifier(c.name)} ${types[c.type]}`),
   ];
-  await run(connection, `CREATE TABLE ${name} (${definitions.join(', ')})`);
+  await write(driver, connection, [{ sql: `CREATE TABLE ${name} (${definitions.join(', ')})`, params: [] }]);
 }
 
 /** A parsed value as this engine wants it bound. */
@@ -108,6 +125,7 @@ export async function insertRows(
   const width = columns.length + 1;
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / width));
   const names = [AUTO_PK_COLUMN, ...columns.map((c) => c.name)].map((n) => driver.quoteIdentifier(n)).join(', ');
+  const statements: Array<{ sql: string; params: unknown[] }> = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const batch = rows.slice(start, start + perStatement);
     const params: unknown[] = [];
@@ -115,10 +133,17 @@ export async function insertRows(
       params.push(start + r + 1, ...row.map((v, i) => bindable(driver.engine, columns[i].type, v)));
       return `(${Array.from({ length: width }, (_, c) => driver.placeholder(r * width + c + 1)).join(', ')})`;
     });
-    await run(connection, `INSERT INTO ${name} (${names}) VALUES ${tuples.join(', ')}`, params);
+    statements.push({ sql: `INSERT INTO ${name} (${names}) VALUES ${tuples.join(', ')}`, params });
   }
+  await write(driver, connection, statements);
 }
 
-export async function dropTable(connection: DriverConnection, name: string): Promise<void> {
-  await run(connection, `DROP TABLE IF EXISTS ${name}`);
+export async function dropTable(driver: Driver, connection: DriverConnection, name: string): Promise<void> {
+  await write(driver, connection, [{ sql: `DROP TABLE IF EXISTS ${name}`, params: [] }]);
+}
+
+/** Did CREATE TABLE fail because the name is taken? (Then the table is someone else's and must not be dropped.) */
+export function isAlreadyExists(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '42P07' || e?.code === 'ER_TABLE_EXISTS_ERROR' || /already exists/i.test(String(e?.message ?? ''));
 }

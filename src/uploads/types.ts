@@ -2,6 +2,7 @@
 // narrowest type that reads it, and a column takes the narrowest type that reads all its non-empty values:
 //   int → float → varchar_255 → text;  boolean → varchar_255;  date → datetime → varchar_255;
 //   offset_datetime → varchar_255.  A column with no values at all is text.
+// An integer beyond 64 bits is varchar_255: no integer column holds it and a float column would lose its digits.
 
 export type UploadType = 'boolean' | 'int' | 'float' | 'date' | 'datetime' | 'offset_datetime' | 'varchar_255' | 'text';
 
@@ -18,11 +19,19 @@ function validDate(text: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+const INT64_MAX = 9_223_372_036_854_775_807n;
+const INT64_MIN = -9_223_372_036_854_775_808n;
+
+function fitsInt64(v: string): boolean {
+  const n = BigInt(v.replace(/,/g, '').replace(/^\+/, ''));
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
 /** The narrowest type of one non-empty value. */
 export function valueType(raw: string): UploadType {
   const v = raw.trim();
   if (BOOLEAN.test(v)) return 'boolean';
-  if (INT.test(v)) return 'int';
+  if (INT.test(v)) return fitsInt64(v) ? 'int' : raw.length <= 255 ? 'varchar_255' : 'text';
   if (FLOAT.test(v)) return 'float';
   if (DATE.test(v) && validDate(v)) return 'date';
   if (DATETIME.test(v) && validDate(v)) return 'datetime';

@@ -14,7 +14,7 @@ import { canQuery } from '../cards/data-access.js';
 import { createCard } from '../cards/cards.js';
 import { parseCsv } from './csv.js';
 import { columnTypes, parseValue } from './types.js';
-import { AUTO_PK_COLUMN, createTable, dropTable, insertRows, qualifiedName, supportsUploads, type UploadColumn } from './ddl.js';
+import { AUTO_PK_COLUMN, createTable, dropTable, insertRows, isAlreadyExists, qualifiedName, supportsUploads, type UploadColumn } from './ddl.js';
 import { uploadsTarget } from './settings.js';
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -55,14 +55,8 @@ export interface UploadResult {
 }
 
 export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadInput): Promise<UploadResult> {
-  // where it goes, and whether the caller may put it there
-  const target = await uploadsTarget(ctx);
-  if (target.db_id === null) throw new ApiError(422, { message: 'The uploads database is not configured.' });
-  const database = await ctx.db.selectFrom('metabase_database').selectAll().where('id', '=', target.db_id).executeTakeFirst();
-  if (!database) throw new ApiError(422, { message: 'The uploads database does not exist.' });
-  if (!supportsUploads(database.engine)) {
-    throw new ApiError(422, { message: `Uploads are not supported on ${database.engine.charAt(0).toUpperCase()}${database.engine.slice(1)} databases.` });
-  }
+  // whether the caller may put it in the collection, and what the file holds — all before touching any database
+  // (a rejected first upload must not even create the embedded uploads database)
   const access = await collectionAccess(ctx, caller);
   if (input.collectionId !== null) {
     const collection = await findCollection(ctx.db, input.collectionId);
@@ -70,12 +64,9 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
     if (collection.id === access.trashId) throw badRequest('You cannot modify the Trash Collection.');
   }
   access.checkWrite(input.collectionId);
-  if (!(await canQuery(ctx, caller, { database: database.id, type: 'query', query: {} }))) throw forbidden();
   if (!/\.(csv|tsv|txt)$/i.test(input.filename) && /\.[a-z0-9]+$/i.test(input.filename)) {
     throw new ApiError(415, { message: 'Unsupported File Type' });
   }
-
-  // read and type the file (all before touching the database)
   const csv = parseCsv(input.bytes, input.filename);
   const keep = csv.header.map((h, i) => ({ h, i })).filter(({ h }) => slug(h) !== AUTO_PK_COLUMN);
   const header = keep.map(({ h }) => h);
@@ -86,16 +77,33 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
   const columns: UploadColumn[] = columnNames.map((name, i) => ({ name, type: types[i] }));
   const values = rows.map((row) => row.map((v, i) => parseValue(v, types[i])));
 
+  // where it goes (the embedded database is made now if none is set), and whether the caller may query it
+  const target = await uploadsTarget(ctx);
+  if (target.db_id === null) throw new ApiError(422, { message: 'The uploads database is not configured.' });
+  const database = await ctx.db.selectFrom('metabase_database').selectAll().where('id', '=', target.db_id).executeTakeFirst();
+  if (!database) throw new ApiError(422, { message: 'The uploads database does not exist.' });
+  if (!supportsUploads(database.engine)) {
+    throw new ApiError(422, { message: `Uploads are not supported on ${database.engine.charAt(0).toUpperCase()}${database.engine.slice(1)} databases.` });
+  }
+  if (!(await canQuery(ctx, caller, { database: database.id, type: 'query', query: {} }))) throw forbidden();
+
   const base = input.filename.replace(/\.(csv|tsv|txt)$/i, '');
   const displayName = humanize(base) || 'Upload';
   const tableName = `${target.table_prefix ?? ''}${slug(base).slice(0, MAX_NAME_LENGTH) || 'upload'}${timestampSuffix(new Date())}`.toLowerCase();
   const open = await connectionFor(ctx, database.id);
   const qualified = qualifiedName(open.driver, target.schema_name, tableName);
 
-  let created = false;
+  // Set once the table name is known to be ours (CREATE TABLE didn't fail because it was taken): from then on any
+  // failure drops it — even a failed CREATE, which may have made the table before its reply went wrong.
+  let ours = false;
   try {
-    await createTable(open.driver, open.connection, qualified, columns);
-    created = true;
+    try {
+      await createTable(open.driver, open.connection, qualified, columns);
+    } catch (error) {
+      ours = !isAlreadyExists(error);
+      throw error;
+    }
+    ours = true;
     await insertRows(open.driver, open.connection, qualified, columns, values);
     const outcome = await runSync(ctx, database.id, 'schema');
     if (outcome !== 'done') throw new Error(`the uploads database could not be synced (${outcome})`);
@@ -125,7 +133,7 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
       throw error;
     }
   } catch (error) {
-    if (created) await dropTable(open.connection, qualified).catch((e) => ctx.log.warn({ err: e }, 'could not drop a failed upload'));
+    if (ours) await dropTable(open.driver, open.connection, qualified).catch((e) => ctx.log.warn({ err: e }, 'could not drop a failed upload'));
     if (error instanceof ApiError) throw error;
     throw badRequest(`The CSV file could not be uploaded: ${(error as Error).message}`);
   }

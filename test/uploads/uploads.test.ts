@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { createCollection } from '../cards/fixtures.js';
-import { createPgDatabase, PG } from '../helpers/databases.js';
+import { createMysqlDatabase, createPgDatabase, MYSQL, PG } from '../helpers/databases.js';
+import { createConnection } from 'mysql2/promise';
 
 async function upload(client: Client, filename: string, content: string | Buffer, collectionId?: number | string) {
   const form = new FormData();
@@ -46,6 +47,40 @@ forEachAppDb('csv uploads', (server) => {
   async function tablesNamed(prefix: string) {
     return server().ctx.db.selectFrom('metabase_table').select(['id', 'name']).where('name', 'like', `${prefix}%`).execute();
   }
+
+  test('a rejected first upload makes nothing, not even the embedded uploads database', async () => {
+    const bad = await upload(admin, 'first.csv', 'a,b\n1,"unclosed\n2,3\n');
+    assert.equal(bad.status, 400);
+    const databases = (await admin.get('/api/database')).body.data.map((d: any) => d.name);
+    assert.ok(!databases.includes('Uploads'), `no uploads database yet: ${databases}`);
+  });
+
+  test('garbage and broken quoting are refused with clear messages', async () => {
+    const nul = await upload(admin, 'binary.csv', Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0x00, 0x01, 0x2c, 0x00, 0x0a]));
+    assert.equal(nul.status, 400);
+    assert.match(nul.text, /NUL|binary/i);
+    const unclosed = await upload(admin, 'quotes.csv', 'name,note\nA,"never closed\nB,fine\n');
+    assert.equal(unclosed.status, 400);
+    assert.doesNotMatch(unclosed.text, /separator/i);
+    assert.match(unclosed.text, /quote/i);
+    assert.match(unclosed.text, /line 2/);
+  });
+
+  test('integers beyond 64 bits keep every digit', async () => {
+    const response = await upload(admin, 'big numbers.csv', 'id,big,mixed\n1,123456789012345678901234567890,5\n2,7,98765432109876543210\n');
+    assert.equal(response.status, 200, response.text);
+    const model = (await admin.get(`/api/card/${response.body}`)).body;
+    const fields = Object.fromEntries((await admin.get(`/api/table/${model.table_id}/query_metadata`)).body.fields.map((f: any) => [f.name, f]));
+    assert.match(fields.id.base_type, /Integer/);
+    const result = await admin.post(`/api/card/${model.id}/query`);
+    assert.equal(result.body.status, 'completed', JSON.stringify(result.body.error));
+    const cols = result.body.data.cols.map((c: any) => c.name);
+    const rows = result.body.data.rows.map((r: unknown[]) => Object.fromEntries(cols.map((n: string, i: number) => [n, r[i]])));
+    const byId = new Map(rows.map((r: any) => [r.id, r]));
+    assert.equal(String((byId.get(1) as any).big), '123456789012345678901234567890');
+    assert.equal(String((byId.get(2) as any).mixed), '98765432109876543210');
+    assert.equal(String((byId.get(2) as any).big), '7');
+  });
 
   test('a realistic CSV becomes a typed, synced table and a model in the chosen collection', async () => {
     const c = await createCollection(admin);
@@ -183,5 +218,52 @@ forEachAppDb('csv uploads', (server) => {
     assert.equal(back.status, 200, 'without a setting, uploads go to the embedded database again');
     const embedded = (await admin.get('/api/database')).body.data.filter((d: any) => d.name === 'Uploads');
     assert.equal(embedded.length, 1, 'the embedded uploads database is made once');
+  });
+  test('uploads to a MariaDB/MySQL database: typed table, model, and a failed upload leaves no table behind', async () => {
+    const warehouse = await createMysqlDatabase('quarry_uploads');
+    const direct = await createConnection({ ...MYSQL, database: warehouse.name });
+    try {
+      const db = await admin.post('/api/database', {
+        engine: 'mysql',
+        name: 'MariaDB uploads',
+        details: { host: MYSQL.host, port: MYSQL.port, dbname: warehouse.name, user: MYSQL.user, ...(MYSQL.password ? { password: MYSQL.password } : {}) },
+      });
+      assert.equal(db.status, 200, db.text);
+      assert.equal((await admin.put('/api/setting/uploads-settings', { value: { db_id: db.body.id, schema_name: null, table_prefix: 'my_' } })).status, 204);
+      const response = await upload(admin, 'Q1 orders.csv', REALISTIC);
+      assert.equal(response.status, 200, response.text);
+      const model = (await admin.get(`/api/card/${response.body}`)).body;
+      assert.equal(model.database_id, db.body.id);
+      const table = (await admin.get(`/api/table/${model.table_id}/query_metadata`)).body;
+      assert.match(table.name, /^my_q1_orders_\d{14}$/);
+      const fields = Object.fromEntries(table.fields.map((f: any) => [f.name, f]));
+      assert.match(fields.order_id.base_type, /Integer/);
+      assert.equal(fields.ordered_on.base_type, 'type/Date');
+      assert.match(fields.shipped_at.base_type, /DateTime/);
+      assert.equal(fields.paid.base_type, 'type/Boolean');
+      const result = await admin.post(`/api/card/${model.id}/query`);
+      assert.equal(result.body.status, 'completed', JSON.stringify(result.body.error));
+      assert.equal(result.body.row_count, 4);
+      const cols = result.body.data.cols.map((col: any) => col.name);
+      const first = Object.fromEntries(cols.map((n: string, i: number) => [n, result.body.data.rows.find((r: any[]) => r[cols.indexOf('order_id')] === 1)[i]]));
+      assert.equal(first.customer, 'Smith, John');
+      assert.equal(first.amount, 1234.5);
+      assert.equal(first.paid, true);
+      assert.match(String(first.shipped_at), /^2024-01-16T10:30:00/);
+
+      // a value the column can't take (over 64 KB in a TEXT column: refused in strict mode) fails the upload after
+      // the table was created, and the table is dropped
+      const [before] = (await direct.query('show tables')) as any[];
+      const tooLong = 'x'.repeat(70000);
+      const failed = await upload(admin, 'failing.csv', `id,note\n1,short\n2,"${tooLong}"\n`);
+      assert.equal(failed.status, 400, failed.text);
+      const [after] = (await direct.query('show tables')) as any[];
+      assert.equal(after.filter((t: any) => /failing/.test(String(Object.values(t)[0]))).length, 0, 'the failed upload left no table');
+      assert.equal(after.length, before.length);
+    } finally {
+      await admin.put('/api/setting/uploads-settings', { value: null });
+      await direct.end();
+      await warehouse.drop();
+    }
   });
 });
