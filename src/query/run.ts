@@ -261,13 +261,14 @@ export function openReply(reply: FastifyReply, request: QueryRequest): OpenReply
     void reply.send(whole ?? out.stream);
   };
   const out: Out = new Out(start, format ? null : KEEP_ALIVE_MS);
+  const viz = request.visualizationSettings ?? null;
   const sink: ResultSink =
     format === 'csv'
-      ? new CsvSink(out, request.formatRows ? 'formatted' : 'plain')
+      ? new CsvSink(out, request.formatRows ? 'formatted' : 'plain', viz)
       : format === 'json'
-        ? new JsonSink(out, request.formatRows ? 'formatted' : 'plain')
+        ? new JsonSink(out, request.formatRows ? 'formatted' : 'plain', viz)
         : format === 'xlsx'
-          ? new XlsxSink(out)
+          ? new XlsxSink(out, viz)
           : new ApiJsonSink(out);
   return { sink, signal: controller.signal, done: () => reply.raw.off('close', onClose) };
 }
@@ -300,6 +301,25 @@ export async function runQuery(ctx: AppContext, reply: FastifyReply, request: Qu
     if (!prepared) return HANDLED;
     const outcome = await executeInto(ctx, prepared, open.sink, open.signal, started, t0, !request.exportFormat);
     record(ctx, request, prepared, started, t0, outcome);
+    return HANDLED;
+  } finally {
+    open.done();
+  }
+}
+
+/**
+ * Answers a request with a failed result without preparing or running it, in the request's format (202 API JSON or
+ * the download's), and records the execution — for callers that find the request unusable before it reaches the
+ * engine (a dashboard filter wired to a card through a malformed target).
+ */
+export async function replyWithQueryError(ctx: AppContext, reply: FastifyReply, request: QueryRequest, error: QueryError): Promise<typeof HANDLED> {
+  const started = new Date();
+  const t0 = performance.now();
+  const open = openReply(reply, request);
+  try {
+    const failed = failure(error, null, request, started, 0, safeJsonQuery(request.query));
+    await open.sink.fail(failed).catch(() => {});
+    record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: failed.error });
     return HANDLED;
   } finally {
     open.done();

@@ -112,6 +112,42 @@ forEachAppDb('dataset exports', (server: () => TestServer) => {
     assert.equal((second[4] as Date).toISOString().slice(0, 19), String(api[0][4]).slice(0, 19));
   });
 
+  test('visualization settings: column titles, hidden and reordered columns in CSV, JSON and XLSX', async () => {
+    const query = w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'TITLE'), w.f('PRODUCTS', 'CATEGORY'), w.f('PRODUCTS', 'PRICE')], 'order-by': [['asc', w.f('PRODUCTS', 'ID')]], limit: 3 });
+    const viz = {
+      column_settings: {
+        [JSON.stringify(['ref', ['field', w.fid('PRODUCTS', 'PRICE'), null]])]: { column_title: 'List price' },
+        [JSON.stringify(['name', 'TITLE'])]: { column_title: 'Product' },
+      },
+      'table.columns': [
+        { name: 'PRICE', fieldRef: ['field', w.fid('PRODUCTS', 'PRICE'), null], enabled: true },
+        { name: 'ID', enabled: true },
+        { name: 'CATEGORY', enabled: false },
+        { name: 'TITLE', enabled: true },
+      ],
+    };
+    const api = (await admin.post('/api/dataset', query)).body.data.rows as unknown[][];
+    const expected = api.map((r) => [r[3], r[0], r[1]]);
+
+    const csv = parseCsv(await (await download('csv', query, { visualization_settings: JSON.stringify(viz) })).text()) as string[][];
+    assert.deepEqual(csv[0], ['List price', 'ID', 'Product']);
+    assert.deepEqual(csv.slice(1), expected.map((r) => r.map(String)));
+
+    const json = await admin.post('/api/dataset/json', { query, visualization_settings: viz });
+    assert.deepEqual(json.body, expected.map(([price, id, title]) => ({ 'List price': price, ID: id, Product: title })));
+
+    const xlsx = await download('xlsx', query, { visualization_settings: JSON.stringify(viz) });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Query result')!;
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['List price', 'ID', 'Product']);
+    assert.deepEqual((sheet.getRow(2).values as unknown[]).slice(1), expected[0]);
+
+    // Columns the settings don't list come after the listed ones; without settings, display names in query order.
+    const partial = parseCsv(await (await download('csv', query, { visualization_settings: JSON.stringify({ 'table.columns': [{ name: 'CATEGORY', enabled: true }] }) })).text()) as string[][];
+    assert.deepEqual(partial[0], ['Category', 'ID', 'Title', 'Price']);
+  });
+
   test('api format: the API result as an attachment with status 200, not capped at 2,000', async () => {
     const r = await download('api', w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')] }));
     assert.equal(r.status, 200);

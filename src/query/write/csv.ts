@@ -1,10 +1,10 @@
-// CSV downloads (reference §4.7): a header of display names, RFC 4180 quoting, `\n` line endings, nulls as empty
-// fields; streamed batch by batch.
+// CSV downloads (reference §4.7): a header of column titles (display names, or the visualization settings' titles
+// and column order — ./titles.ts), RFC 4180 quoting, `\n` line endings, nulls as empty fields; streamed batch by batch.
 
 import type { Out } from './out.js';
 import type { FailedResult, ResultSink, ResultSummary } from './sink.js';
 import type { Col } from '../results/annotate.js';
-import { columnTitles } from './titles.js';
+import { exportLayout, type ExportLayout } from './titles.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -16,22 +16,27 @@ export function csvField(v: unknown): string {
 
 export class CsvSink implements ResultSink {
   private started = false;
+  private indexes: number[] = [];
 
   constructor(
     private readonly out: Out,
     readonly valueMode: 'plain' | 'formatted',
+    private readonly viz: Record<string, unknown> | null = null,
   ) {}
 
-  async start(cols: Col[]): Promise<void> {
+  async start(cols: Col[], layout?: ExportLayout): Promise<void> {
     this.started = true;
-    await this.out.write(columnTitles(cols).map(csvField).join(',') + '\n');
+    const { indexes, titles } = layout ?? exportLayout(cols, this.viz);
+    this.indexes = indexes;
+    await this.out.write(titles.map(csvField).join(',') + '\n');
   }
 
   async rows(batch: unknown[][]): Promise<void> {
+    const indexes = this.indexes;
     let text = '';
     for (const row of batch) {
       let line = '';
-      for (let i = 0; i < row.length; i++) line += (i ? ',' : '') + csvField(row[i]);
+      for (let k = 0; k < indexes.length; k++) line += (k ? ',' : '') + csvField(row[indexes[k]]);
       text += line + '\n';
     }
     await this.out.write(text);

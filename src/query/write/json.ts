@@ -1,24 +1,30 @@
-// JSON downloads (reference §4.7): an array of objects keyed by column display names, written `[\n{…},\n{…}\n]`,
-// streamed batch by batch.
+// JSON downloads (reference §4.7): an array of objects keyed by column titles (as CSV headers, ./titles.ts), written
+// `[\n{…},\n{…}\n]`, streamed batch by batch.
 
 import type { Out } from './out.js';
 import type { FailedResult, ResultSink, ResultSummary } from './sink.js';
 import type { Col } from '../results/annotate.js';
-import { columnTitles } from './titles.js';
+import { exportLayout, type ExportLayout } from './titles.js';
+import { UniqueNames } from '../compile/names.js';
 
 export class JsonSink implements ResultSink {
   private keys: string[] = [];
+  private indexes: number[] = [];
   private first = true;
   private started = false;
 
   constructor(
     private readonly out: Out,
     readonly valueMode: 'plain' | 'formatted',
+    private readonly viz: Record<string, unknown> | null = null,
   ) {}
 
-  async start(cols: Col[]): Promise<void> {
+  async start(cols: Col[], layout?: ExportLayout): Promise<void> {
     this.started = true;
-    this.keys = columnTitles(cols).map((k) => JSON.stringify(k));
+    const { indexes, titles } = layout ?? exportLayout(cols, this.viz);
+    const unique = new UniqueNames();
+    this.indexes = indexes;
+    this.keys = titles.map((k) => JSON.stringify(unique.next(k)));
     await this.out.write('[');
   }
 
@@ -26,7 +32,7 @@ export class JsonSink implements ResultSink {
     let text = '';
     for (const row of batch) {
       let obj = '{';
-      for (let i = 0; i < this.keys.length; i++) obj += (i ? ',' : '') + this.keys[i] + ':' + (JSON.stringify(row[i]) ?? 'null');
+      for (let i = 0; i < this.keys.length; i++) obj += (i ? ',' : '') + this.keys[i] + ':' + (JSON.stringify(row[this.indexes[i]]) ?? 'null');
       text += (this.first ? '\n' : ',\n') + obj + '}';
       this.first = false;
     }

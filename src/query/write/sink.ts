@@ -3,6 +3,7 @@
 // after some rows (it broke mid-stream); each format ends its output as validly as it can.
 
 import type { Col } from '../results/annotate.js';
+import type { ExportLayout } from './titles.js';
 
 export interface ResultSummary {
   row_count: number;
@@ -29,7 +30,11 @@ export interface FailedResult {
 export interface ResultSink {
   /** Values of temporal columns: ISO with offset (API), or unformatted/formatted for downloads. */
   readonly valueMode: 'iso' | 'plain' | 'formatted';
-  start(cols: Col[]): Promise<void>;
+  /**
+   * Downloads lay their columns out from the visualization settings (./titles.ts); a `layout` given here is used
+   * as it is instead (the pivoted table of ./pivot-table.ts). API writers ignore it.
+   */
+  start(cols: Col[], layout?: ExportLayout): Promise<void>;
   rows(batch: unknown[][]): Promise<void>;
   finish(summary: ResultSummary): Promise<void>;
   fail(error: FailedResult): Promise<void>;

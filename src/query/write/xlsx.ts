@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import type { Out } from './out.js';
 import type { FailedResult, ResultSink, ResultSummary } from './sink.js';
 import type { Col } from '../results/annotate.js';
-import { columnTitles } from './titles.js';
+import { exportLayout, type ExportLayout } from './titles.js';
 import { isDate, isDateTime, isTime } from '../compile/types.js';
 
 const LOCAL = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?)?(Z|[+-]\d\d:?\d\d)?$/;
@@ -25,22 +25,32 @@ export class XlsxSink implements ResultSink {
   private kinds: Array<'date' | 'datetime' | 'time' | 'other'> = [];
   private widthsSet = false;
   private titles: string[] = [];
+  private indexes: number[] = [];
 
-  constructor(private readonly out: Out) {}
+  constructor(
+    private readonly out: Out,
+    private readonly viz: Record<string, unknown> | null = null,
+  ) {}
 
-  async start(cols: Col[]): Promise<void> {
+  async start(cols: Col[], layout?: ExportLayout): Promise<void> {
     this.out.begin();
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out.stream, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet('Query result', { views: [{ state: 'frozen', ySplit: 1 }] });
-    this.kinds = cols.map((c) => (isDate(c.base_type) ? 'date' : isDateTime(c.base_type) ? 'datetime' : isTime(c.base_type) ? 'time' : 'other'));
-    this.titles = columnTitles(cols);
+    const { indexes, titles } = layout ?? exportLayout(cols, this.viz);
+    this.indexes = indexes;
+    this.titles = titles;
+    this.kinds = indexes.map((i) => {
+      const c = cols[i];
+      return isDate(c.base_type) ? 'date' : isDateTime(c.base_type) ? 'datetime' : isTime(c.base_type) ? 'time' : 'other';
+    });
   }
 
   /** Column widths from the header and the first batch (they must be set before the first row is written). */
   private setWidths(batch: unknown[][]): void {
     const widths = this.titles.map((t) => t.length);
     for (const row of batch.slice(0, 200)) {
-      row.forEach((v, i) => {
+      this.indexes.forEach((index, i) => {
+        const v = row[index];
         const len = v === null || v === undefined ? 0 : String(v).length;
         if (len > widths[i]) widths[i] = len;
       });
@@ -57,7 +67,8 @@ export class XlsxSink implements ResultSink {
     const sheet = this.sheet!;
     for (const values of batch) {
       const row = sheet.addRow(
-        values.map((v, i) => {
+        this.indexes.map((index, i) => {
+          const v = values[index];
           const kind = this.kinds[i];
           if (typeof v === 'string' && (kind === 'date' || kind === 'datetime')) return wallClock(v) ?? v;
           if (v !== null && typeof v === 'object') return JSON.stringify(v);
