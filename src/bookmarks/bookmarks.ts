@@ -5,6 +5,7 @@ import type { Caller } from '../http/caller.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso } from '../appdb/portable.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
+import { snippetAccess } from '../permissions/snippets.js';
 
 export const BOOKMARK_MODELS = ['card', 'dashboard', 'collection', 'snippet'] as const;
 export type BookmarkModel = (typeof BOOKMARK_MODELS)[number];
@@ -34,7 +35,8 @@ async function itemCollection(ctx: AppContext, model: BookmarkModel, id: number)
 export async function addBookmark(ctx: AppContext, caller: Caller, model: BookmarkModel, id: number) {
   const access = await collectionAccess(ctx, caller);
   const where = await itemCollection(ctx, model, id);
-  access.checkRead(where.collectionId, where.namespace);
+  if (model === 'snippet') (await snippetAccess(ctx, caller, access)).checkRead(where.collectionId);
+  else access.checkRead(where.collectionId, where.namespace);
   const existing = await ctx.db
     .selectFrom('bookmark')
     .select('id')
@@ -88,6 +90,7 @@ export async function listBookmarks(ctx: AppContext, caller: Caller) {
   const dashboard = new Map(dashboards.map((r) => [r.id, r]));
   const collection = new Map(collections.map((r) => [r.id, r]));
   const snippet = new Map(snippets.map((r) => [r.id, r]));
+  const snippetsAccess = snippets.length ? await snippetAccess(ctx, caller, access) : null;
   const sorted = [...rows].sort(
     (a, b) =>
       (a.ordering ?? Number.MAX_SAFE_INTEGER) - (b.ordering ?? Number.MAX_SAFE_INTEGER) ||
@@ -111,7 +114,7 @@ export async function listBookmarks(ctx: AppContext, caller: Caller) {
       out.push({ ...base, name: c.name, description: c.description, authority_level: c.authority_level, archived: false });
     } else if (row.model === 'snippet') {
       const s = snippet.get(row.model_id);
-      if (!s || bool(s.archived) || !access.canRead(s.collection_id, 'snippets')) continue;
+      if (!s || bool(s.archived) || !snippetsAccess?.canRead(s.collection_id)) continue;
       out.push({ ...base, name: s.name, description: s.description, archived: false });
     }
   }

@@ -16,6 +16,7 @@ import { commonName } from '../users/user-json.js';
 import { bookmarkedKeys } from '../bookmarks/bookmarks.js';
 import { parseDateFilter, inInterval } from './date-filter.js';
 import { dataAccess } from '../permissions/data-access.js';
+import { snippetAccess } from '../permissions/snippets.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
@@ -341,9 +342,12 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     }
   }
   if (models.has('snippet')) {
-    const rows = (await ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', options.archived).execute()).filter((r) =>
-      access.canRead(r.collection_id, 'snippets'),
-    );
+    const snippets = await snippetAccess(ctx, access.caller, access);
+    const rows = snippets.nativeWriter
+      ? (await ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', options.archived).execute()).filter((r) =>
+          snippets.canRead(r.collection_id),
+        )
+      : [];
     for (const row of rows) {
       out.push({
         model: 'snippet',

@@ -4,11 +4,11 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
-import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
-import { hasNativeAccessSomewhere } from '../permissions/data-access.js';
+import { collectionAccess } from '../permissions/collections.js';
+import { snippetAccess, type SnippetAccess } from '../permissions/snippets.js';
 import { findCollection } from '../collections/store.js';
 import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource } from '../collections/items.js';
@@ -48,13 +48,13 @@ async function snippetsJson(ctx: AppContext, rows: SnippetRow[]) {
   }));
 }
 
-async function checkFolder(ctx: AppContext, access: CollectionAccess, collectionId: number | null) {
+async function checkFolder(ctx: AppContext, access: SnippetAccess, collectionId: number | null) {
   if (collectionId !== null) {
     const folder = await findCollection(ctx.db, collectionId);
     if (!folder) throw notFound();
     if (folder.namespace !== NAMESPACE) throw badRequest('A NativeQuerySnippet can only go in Collections in the :snippets namespace.');
   }
-  access.checkWrite(collectionId, NAMESPACE);
+  access.checkWrite(collectionId);
 }
 
 async function checkNameFree(db: Db, name: string, exceptId: number | null) {
@@ -63,25 +63,20 @@ async function checkNameFree(db: Db, name: string, exceptId: number | null) {
   if (await q.executeTakeFirst()) throw badRequest(DUPLICATE_MESSAGE);
 }
 
-/** Snippets are pieces of SQL: only those who may write SQL somewhere see or touch them (Metabase's rule). */
-async function checkNativeWriter(ctx: AppContext, caller: Caller): Promise<void> {
-  if (!(await hasNativeAccessSomewhere(ctx, caller))) throw forbidden();
-}
-
 export async function listSnippets(ctx: AppContext, caller: Caller, archived: boolean) {
-  if (!(await hasNativeAccessSomewhere(ctx, caller))) return snippetsJson(ctx, []);
-  const access = await collectionAccess(ctx, caller);
+  const access = await snippetAccess(ctx, caller);
+  if (!access.nativeWriter) return snippetsJson(ctx, []);
   const rows = (await ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', archived).execute())
-    .filter((r) => access.canRead(r.collection_id, NAMESPACE))
+    .filter((r) => access.canRead(r.collection_id))
     .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
   return snippetsJson(ctx, rows);
 }
 
 export async function getSnippet(ctx: AppContext, caller: Caller, id: number) {
-  await checkNativeWriter(ctx, caller);
-  const access = await collectionAccess(ctx, caller);
+  const access = await snippetAccess(ctx, caller);
+  access.checkNativeWriter();
   const row = await requireSnippet(ctx.db, id);
-  access.checkRead(row.collection_id, NAMESPACE);
+  access.checkRead(row.collection_id);
   return (await snippetsJson(ctx, [row]))[0];
 }
 
@@ -90,8 +85,8 @@ export async function createSnippet(
   caller: Caller,
   input: { name: string; content: string; description: string | null; collection_id: number | null },
 ) {
-  await checkNativeWriter(ctx, caller);
-  const access = await collectionAccess(ctx, caller);
+  const access = await snippetAccess(ctx, caller);
+  access.checkNativeWriter();
   await checkFolder(ctx, access, input.collection_id);
   await checkNameFree(ctx.db, input.name, null);
   const now = nowIso();
@@ -118,10 +113,10 @@ export interface SnippetUpdate {
 }
 
 export async function updateSnippet(ctx: AppContext, caller: Caller, id: number, input: SnippetUpdate, present: Set<string>) {
-  await checkNativeWriter(ctx, caller);
-  const access = await collectionAccess(ctx, caller);
+  const access = await snippetAccess(ctx, caller);
+  access.checkNativeWriter();
   const before = await requireSnippet(ctx.db, id);
-  access.checkWrite(before.collection_id, NAMESPACE);
+  access.checkWrite(before.collection_id);
   const changes: Record<string, unknown> = {};
   if (present.has('name') && input.name && input.name !== before.name) {
     await checkNameFree(ctx.db, input.name, id);
@@ -165,6 +160,9 @@ registerItemSource({
   namespaces: [NAMESPACE],
   async items(query) {
     if (query.pinnedState === 'is_pinned') return [];
+    // the folder itself was checked by the items endpoint; snippets also need native SQL somewhere
+    const access = await snippetAccess(query.ctx, query.access.caller, query.access);
+    if (!access.canRead(query.collection?.id ?? null)) return [];
     let q = query.ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', query.archived);
     q = query.collection === null ? q.where('collection_id', 'is', null) : q.where('collection_id', '=', query.collection.id);
     const rows = await q.execute();

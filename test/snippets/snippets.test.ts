@@ -6,12 +6,13 @@ import { registerDatabase, uniqueName } from '../cards/fixtures.js';
 
 forEachAppDb('native query snippets', (server) => {
   let admin: Client;
+  let databaseId: number;
   const name = () => uniqueName('snippet').replace(/\s/g, '_');
 
   before(async () => {
     admin = await setupAdmin(server());
     // snippets are for users who may write SQL somewhere: a database everyone may query (the default)
-    await registerDatabase(server());
+    databaseId = (await registerDatabase(server())).databaseId;
   });
 
   test('create, read, update, list sorted by name with creator, archive', async () => {
@@ -88,5 +89,40 @@ forEachAppDb('native query snippets', (server) => {
     const archivedFolder = await admin.put(`/api/collection/${folder.id}`, { archived: true });
     assert.equal(archivedFolder.status, 200);
     assert.equal((await admin.get(`/api/native-query-snippet/${inFolder.id}`)).body.archived, true, 'archived with its folder');
+  });
+  test('without native SQL anywhere a user sees no snippet: not in search, folder or root items, nor bookmarks', async () => {
+    const word = `leaky${Date.now()}`;
+    const folder = (await admin.post('/api/collection', { name: uniqueName('Secrets'), namespace: 'snippets' })).body;
+    const top = (await admin.post('/api/native-query-snippet', { name: name(), content: `select ${word}` })).body;
+    const inside = (await admin.post('/api/native-query-snippet', { name: name(), content: `select ${word}`, collection_id: folder.id })).body;
+    const { client } = await createUserClient(server(), admin);
+    const searchSnippets = async () =>
+      (await client.get('/api/search', { query: { models: 'snippet', q: word, search_native_query: 'true' } })).body.data.map((x: any) => x.id).sort();
+    const snippetItems = async (path: string, query: Record<string, string> = {}) =>
+      (await client.get(path, { query })).body.data.filter((x: any) => x.model === 'snippet').map((x: any) => x.id);
+
+    // while the user may write SQL, everything shows
+    assert.deepEqual(await searchSnippets(), [top.id, inside.id].sort());
+    assert.ok((await snippetItems('/api/collection/root/items', { namespace: 'snippets' })).includes(top.id));
+    assert.deepEqual(await snippetItems(`/api/collection/${folder.id}/items`), [inside.id]);
+    assert.equal((await client.post(`/api/bookmark/snippet/${top.id}`)).status, 200);
+
+    const graph = (await admin.get('/api/permissions/graph')).body;
+    const restrict = await admin.put('/api/permissions/graph', { revision: graph.revision, groups: { 1: { [databaseId]: { 'create-queries': 'query-builder' } } } });
+    assert.equal(restrict.status, 200, restrict.text);
+    try {
+      assert.equal((await client.get(`/api/native-query-snippet/${top.id}`)).status, 403);
+      assert.deepEqual(await searchSnippets(), []);
+      assert.deepEqual(await snippetItems('/api/collection/root/items', { namespace: 'snippets' }), []);
+      assert.deepEqual(await snippetItems(`/api/collection/${folder.id}/items`), []);
+      assert.equal((await client.post(`/api/bookmark/snippet/${inside.id}`)).status, 403);
+      assert.ok(!(await client.get('/api/bookmark')).body.some((b: any) => b.type === 'snippet'), 'an older snippet bookmark is hidden');
+      // admins are unaffected
+      assert.ok((await admin.get(`/api/collection/${folder.id}/items`)).body.data.some((x: any) => x.id === inside.id));
+    } finally {
+      const now = (await admin.get('/api/permissions/graph')).body;
+      await admin.put('/api/permissions/graph', { revision: now.revision, groups: { 1: { [databaseId]: { 'create-queries': 'query-builder-and-native' } } } });
+    }
+    assert.ok((await client.get('/api/bookmark')).body.some((b: any) => b.type === 'snippet' && b.item_id === top.id));
   });
 });
