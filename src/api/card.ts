@@ -13,6 +13,7 @@ import {
   moveCards,
   updateCard,
   type CardFilter,
+  MAX_COLLECTION_POSITION,
 } from '../cards/cards.js';
 import { cardTimelines } from '../cards/timelines.js';
 import { cardSeries } from '../cards/series.js';
@@ -37,6 +38,12 @@ const embeddingParams = s.check<Record<string, unknown>>(
   'value must be a valid embedding params map.',
   (v) => isMap(v) && Object.values(v as object).every((x) => typeof x === 'string' && EMBEDDING_VALUES.includes(x)),
 );
+const collectionPosition = s.check<number>(
+  `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
+  (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_COLLECTION_POSITION,
+);
+const NANO_ID = /^[A-Za-z0-9_-]{21}$/;
+const entityId = s.check<string>('String must be a valid 21-character NanoID string.', (v) => typeof v === 'string' && NANO_ID.test(v));
 const CARD_TYPES = ['question', 'metric', 'model'] as const;
 const FILTERS = ['archived', 'table', 'using_model', 'bookmarked', 'using_segment', 'all', 'mine', 'using_metric', 'database'] as const;
 
@@ -47,7 +54,7 @@ const commonBody = {
   parameter_mappings: s.maybe(s.array(parameterMapping)),
   result_metadata: s.maybe(s.array(s.map())),
   collection_id: s.maybe(s.posInt()),
-  collection_position: s.maybe(s.posInt()),
+  collection_position: s.maybe(collectionPosition),
   dashboard_id: s.maybe(s.posInt()),
   dashboard_tab_id: s.maybe(s.posInt()),
   cache_ttl: s.maybe(s.posInt()),
@@ -66,7 +73,7 @@ export function cardRoutes(r: Routes) {
         dataset_query: s.map(),
         display: s.nbstr(),
         visualization_settings: s.map(),
-        entity_id: s.maybe(s.nbstr()),
+        entity_id: s.maybe(entityId),
         ...commonBody,
       },
     },

@@ -4,7 +4,7 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
-import { bool, insertReturningId, nowIso, parseJson, toJson, type Db } from '../appdb/portable.js';
+import { bool, insertReturningId, nowIso, parseJson, toJson, uniqueViolationAs, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
@@ -23,6 +23,12 @@ import { checkEmbeddingEnabled } from '../embed/settings.js';
 type Obj = Record<string, unknown>;
 
 export const TRASH_MESSAGE = 'You cannot modify the Trash Collection.';
+
+/** `collection_position` is a smallint column (on PostgreSQL): 1 … 32767. */
+export const MAX_COLLECTION_POSITION = 32_767;
+
+/** A client-sent entity_id that another card has (entity ids identify cards across instances). */
+const duplicateEntityId = () => fieldError('entity_id', 'A card with this entity_id already exists.');
 
 /** Reads a card the caller may see (403 otherwise). */
 export async function readableCard(ctx: AppContext, access: CollectionAccess, id: number, db: Db = ctx.db): Promise<CardRow> {
@@ -160,60 +166,71 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
   }
   const resolved = await resolveQuery(ctx, access, input.dataset_query);
   await checkCanQuery(ctx, caller, input.dataset_query);
+  if (input.entity_id && (await ctx.db.selectFrom('report_card').select('id').where('entity_id', '=', input.entity_id).executeTakeFirst())) {
+    throw duplicateEntityId();
+  }
   const resultMetadata = input.result_metadata ?? (await computeResultMetadata(ctx, caller, input.dataset_query));
   const now = nowIso();
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const cardId = await insertReturningId(trx, ctx.dialect, 'report_card', {
-      entity_id: input.entity_id ?? newEntityId(),
-      name: input.name,
-      description: input.description ?? null,
-      display: type === 'model' ? 'table' : input.display,
-      type,
-      query_type: resolved.queryType,
-      dataset_query: JSON.stringify(input.dataset_query),
-      visualization_settings: JSON.stringify(input.visualization_settings),
-      parameters: JSON.stringify(input.parameters ?? []),
-      parameter_mappings: JSON.stringify(input.parameter_mappings ?? []),
-      result_metadata: toJson(resultMetadata),
-      database_id: resolved.databaseId,
-      table_id: resolved.tableId,
-      source_card_id: resolved.sourceCardId,
-      collection_id: where.collectionId,
-      collection_position: input.collection_position ?? null,
-      collection_preview: true,
-      dashboard_id: where.dashboardId,
-      creator_id: caller.user.id,
-      made_public_by_id: null,
-      public_uuid: null,
-      enable_embedding: false,
-      embedding_params: null,
-      initially_published_at: null,
-      cache_ttl: input.cache_ttl ?? null,
-      cache_invalidated_at: null,
-      archived: false,
-      archived_directly: false,
-      card_schema: 20,
-      metabase_version: METABASE_COMPATIBLE_VERSION.tag,
-      view_count: 0,
-      last_used_at: null,
-      created_at: now,
-      updated_at: now,
-    });
-    if (input.collection_position) await shiftPositions(trx, where.collectionId, input.collection_position, cardId);
-    const row = await requireCard(ctx, cardId, trx);
-    await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
-    if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
-    return cardId;
-  });
+  const id = await uniqueViolationAs(
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const cardId = await insertReturningId(trx, ctx.dialect, 'report_card', {
+          entity_id: input.entity_id ?? newEntityId(),
+          name: input.name,
+          description: input.description ?? null,
+          display: type === 'model' ? 'table' : input.display,
+          type,
+          query_type: resolved.queryType,
+          dataset_query: JSON.stringify(input.dataset_query),
+          visualization_settings: JSON.stringify(input.visualization_settings),
+          parameters: JSON.stringify(input.parameters ?? []),
+          parameter_mappings: JSON.stringify(input.parameter_mappings ?? []),
+          result_metadata: toJson(resultMetadata),
+          database_id: resolved.databaseId,
+          table_id: resolved.tableId,
+          source_card_id: resolved.sourceCardId,
+          collection_id: where.collectionId,
+          collection_position: input.collection_position ?? null,
+          collection_preview: true,
+          dashboard_id: where.dashboardId,
+          creator_id: caller.user.id,
+          made_public_by_id: null,
+          public_uuid: null,
+          enable_embedding: false,
+          embedding_params: null,
+          initially_published_at: null,
+          cache_ttl: input.cache_ttl ?? null,
+          cache_invalidated_at: null,
+          archived: false,
+          archived_directly: false,
+          card_schema: 20,
+          metabase_version: METABASE_COMPATIBLE_VERSION.tag,
+          view_count: 0,
+          last_used_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        if (input.collection_position) await shiftPositions(trx, where.collectionId, input.collection_position, cardId);
+        const row = await requireCard(ctx, cardId, trx);
+        await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
+        if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
+        return cardId;
+      }),
+    duplicateEntityId,
+  );
   return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id));
 }
 
-/** Pinning at a position moves the other pinned cards of the collection down one place. */
+/**
+ * Pinning at a position moves the other pinned cards of the collection down one place (those at the last position a
+ * smallint holds stay there).
+ */
 async function shiftPositions(db: Db, collectionId: number | null, position: number, exceptId: number) {
   let query = db
     .updateTable('report_card')
     .set((eb) => ({ collection_position: eb(eb.ref('collection_position'), '+', 1) }))
     .where('collection_position', '>=', position)
+    .where('collection_position', '<', MAX_COLLECTION_POSITION)
     .where('id', '!=', exceptId);
   query = collectionId === null ? query.where('collection_id', 'is', null) : query.where('collection_id', '=', collectionId);
   await query.execute();

@@ -10,6 +10,7 @@ import * as m0031 from './0031_collection_permissions.js';
 import * as m0032 from './0032_revisions.js';
 import * as m0033 from './0033_snippets_and_timelines.js';
 import * as m0034 from './0034_activity_and_bookmarks.js';
+import * as m0035 from './0035_card_entity_id_unique.js';
 import * as m0040 from './0040_dashboard_tabs_series_params.js';
 import * as m0050 from './0050_data_permissions.js';
 import * as m0060 from './0060_actions.js';
@@ -28,6 +29,7 @@ export const migrations: Record<string, AppMigration> = {
   '0032_revisions': m0032,
   '0033_snippets_and_timelines': m0033,
   '0034_activity_and_bookmarks': m0034,
+  '0035_card_entity_id_unique': m0035,
   '0040_dashboard_tabs_series_params': m0040,
   '0050_data_permissions': m0050,
   '0060_actions': m0060,
