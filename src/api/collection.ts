@@ -101,14 +101,15 @@ export function collectionRoutes(r: Routes) {
     {
       auth: 'admin',
       query: { 'skip-graph': s.maybe(s.boolstr()), force: s.maybe(s.boolstr()) },
-      body: { namespace: s.maybe(s.nbstr()), revision: s.maybe(s.int()), groups: s.map() },
+      body: { namespace: s.maybe(s.nbstr()), revision: s.maybe(s.int()), groups: s.map(), force: s.maybe(s.boolstr()) },
     },
     async ({ ctx, caller, query, body }) => {
       await updateCollectionGraph(ctx, caller, {
         namespace: body.namespace,
         revision: body.revision,
         groups: body.groups,
-        force: query.force ?? false,
+        // Metabase reads `force` from the body (reference §9.2); the query string is accepted too
+        force: body.force ?? query.force ?? false,
       });
       if (query['skip-graph']) return { revision: await latestRevision(ctx.db) };
       return collectionGraph(ctx, body.namespace);

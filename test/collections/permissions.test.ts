@@ -53,9 +53,15 @@ forEachAppDb('collection permissions', (server) => {
     const noRevision = await admin.put('/api/collection/graph', { groups: { [group.id]: { [c.id]: 'write' } } });
     assert.equal(noRevision.status, 409);
 
-    const forced = await admin.put('/api/collection/graph', { groups: { [group.id]: { [c.id]: 'write' } } }, { query: { force: 'true' } });
+    // force, as Metabase takes it: in the body (reference §9.2) — a stale revision is then overwritten
+    const forced = await admin.put('/api/collection/graph', { revision: current.revision, force: true, groups: { [group.id]: { [c.id]: 'write' } } });
     assert.equal(forced.status, 200);
     assert.equal(forced.body.groups[String(group.id)][String(c.id)], 'write');
+    assert.equal((await admin.put('/api/collection/graph', { force: 'yes', groups: {} })).status, 400);
+    // (also accepted as a query parameter)
+    const forcedByQuery = await admin.put('/api/collection/graph', { groups: { [group.id]: { [c.id]: 'read' } } }, { query: { force: 'true' } });
+    assert.equal(forcedByQuery.status, 200);
+    assert.equal(forcedByQuery.body.groups[String(group.id)][String(c.id)], 'read');
 
     const latest = (await admin.get('/api/collection/graph')).body;
     const skipped = await admin.put(
