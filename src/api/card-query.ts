@@ -77,6 +77,6 @@ export function cardQueryRoutes(r: Routes) {
   );
 
   r.get('/api/card/:id/query_metadata', { params: { id: s.posInt() } }, async ({ ctx, caller, params }) =>
-    applyDatabaseAccess(ctx, caller, await cardQueryMetadata(ctx, caller, params.id)),
+    applyDatabaseAccess(ctx, caller, await cardQueryMetadata(ctx, caller, params.id), 'view'),
   );
 }

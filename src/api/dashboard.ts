@@ -194,7 +194,7 @@ export function dashboardRoutes(r: Routes) {
   r.get('/api/dashboard/:id/items', { params: idParam }, ({ ctx, caller, params }) => dashboardItems(ctx, caller, params.id));
   r.get('/api/dashboard/:id/related', { params: idParam }, ({ ctx, caller, params }) => relatedToDashboard(ctx, caller, params.id));
   r.get('/api/dashboard/:id/query_metadata', { params: idParam, query: { dashboard_load_id: s.maybe(s.str()) } }, async ({ ctx, caller, params }) =>
-    applyDatabaseAccess(ctx, caller, await dashboardQueryMetadata(ctx, caller, params.id)),
+    applyDatabaseAccess(ctx, caller, await dashboardQueryMetadata(ctx, caller, params.id), 'view'),
   );
 
   r.get('/api/dashboard/:id/params/:param-key/values', { params: { id: s.posInt(), 'param-key': s.nbstr() } }, ({ ctx, caller, params, query }) => {

@@ -57,8 +57,8 @@ export function tableRoutes(r: Routes) {
     return table;
   });
   r.get('/api/table/:id/fks', { params: id }, async ({ ctx, caller, params }) => {
-    await checkTableVisible(ctx, caller, await tableOr404(ctx, params.id));
-    return foreignKeysInto(ctx, params.id);
+    const access = await checkTableVisible(ctx, caller, await tableOr404(ctx, params.id));
+    return foreignKeysInto(ctx, params.id, access);
   });
   r.get('/api/table/:id/related', { params: id }, ({ ctx, caller, params }) => relatedToTable(ctx, caller, params.id));
 

@@ -43,20 +43,38 @@ export function visibleTablesOf<T extends Pick<TableRow, 'id' | 'db_id' | 'schem
 
 export type { FieldRow };
 
+type Obj = Record<string, unknown>;
+
 /**
  * Query metadata made without the caller's permissions: databases they can't see are dropped, the others get
- * `native_permissions` and `can-manage` from their data permissions.
+ * `native_permissions` and `can-manage` from their data permissions; tables and fields are kept only where the
+ * caller may query them (`query`, an ad-hoc query), or — describing saved cards and dashboards they may view —
+ * where their data isn't blocked (`view`).
  */
-export async function applyDatabaseAccess<T>(ctx: AppContext, caller: Caller, metadata: T): Promise<T> {
-  const holder = metadata as { databases?: unknown };
-  if (caller.isSuperuser || !Array.isArray(holder.databases)) return metadata;
+export async function applyDatabaseAccess<T>(ctx: AppContext, caller: Caller, metadata: T, level: 'query' | 'view' = 'query'): Promise<T> {
+  const holder = metadata as { databases?: unknown; tables?: unknown; fields?: unknown };
+  if (caller.isSuperuser) return metadata;
   const access = await dataAccess(ctx, caller);
-  holder.databases = (holder.databases as Array<Record<string, unknown>>).filter((db) => {
-    if (typeof db.id !== 'number' || db.id < 0) return true;
-    if (!access.canSeeDatabase(db.id)) return false;
-    db.native_permissions = access.canNative(db.id) ? 'write' : 'none';
-    db['can-manage'] = access.canManageDatabase(db.id);
-    return true;
-  });
+  if (Array.isArray(holder.databases)) {
+    holder.databases = (holder.databases as Obj[]).filter((db) => {
+      if (typeof db.id !== 'number' || db.id < 0) return true;
+      if (!access.canSeeDatabase(db.id)) return false;
+      db.native_permissions = access.canNative(db.id) ? 'write' : 'none';
+      db['can-manage'] = access.canManageDatabase(db.id);
+      return true;
+    });
+  }
+  const allowed = (t: Pick<TableRow, 'id' | 'db_id' | 'schema'>) => (level === 'query' ? access.canQueryTable(t) : !access.isBlocked(t));
+  if (Array.isArray(holder.tables)) {
+    // saved questions described as tables ("card__N") carry no table of their own
+    holder.tables = (holder.tables as Obj[]).filter((t) => typeof t.id !== 'number' || typeof t.db_id !== 'number' || allowed(t as Pick<TableRow, 'id' | 'db_id' | 'schema'>));
+  }
+  if (Array.isArray(holder.fields) && holder.fields.length) {
+    const fields = holder.fields as Obj[];
+    const tableIds = [...new Set(fields.map((f) => f.table_id).filter((id): id is number => typeof id === 'number'))];
+    const tables = tableIds.length ? await ctx.db.selectFrom('metabase_table').select(['id', 'db_id', 'schema']).where('id', 'in', tableIds).execute() : [];
+    const visible = new Set(tables.filter(allowed).map((t) => t.id));
+    holder.fields = fields.filter((f) => typeof f.table_id !== 'number' || visible.has(f.table_id));
+  }
   return metadata;
 }

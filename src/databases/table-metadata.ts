@@ -105,28 +105,32 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, id: number,
   // `target` carries its table, as the query builder follows FKs with it.
   const targetTableIds = fields.map((f) => (f.target as { table_id?: number } | null)?.table_id).filter((x): x is number => typeof x === 'number');
   const targetTables = targetTableIds.length ? await ctx.db.selectFrom('metabase_table').selectAll().where('id', 'in', [...new Set(targetTableIds)]).execute() : [];
-  const tablesById = new Map(targetTableIds.length ? targetTables.map((t) => [t.id, tableJson(t)]) : []);
+  const tablesById = new Map(visibleTablesOf(access, targetTables).map((t) => [t.id, tableJson(t)]));
   for (const f of fields) {
     const target = f.target as Record<string, unknown> | null;
-    if (target) target.table = tablesById.get(target.table_id as number) ?? null;
+    if (!target) continue;
+    // a key into a table the caller can't query points nowhere they can follow
+    const targetTable = tablesById.get(target.table_id as number);
+    if (targetTable) target.table = targetTable;
+    else f.target = null;
   }
   const dbs = await databasesById(ctx, [table.db_id], caller, access);
   return {
     ...tableJson(table),
     db: dbs.get(table.db_id) ?? null,
     fields,
-    fks: await foreignKeysInto(ctx, id),
+    fks: await foreignKeysInto(ctx, id, access),
     segments: [],
     metrics: [],
     dimension_options: DIMENSION_OPTIONS,
   };
 }
 
-/** GET /api/table/:id/fks: fields elsewhere that point at this table's fields. */
-export async function foreignKeysInto(ctx: AppContext, id: number) {
+/** GET /api/table/:id/fks: fields elsewhere (in tables the caller may query) that point at this table's fields. */
+export async function foreignKeysInto(ctx: AppContext, id: number, access: DataAccess) {
   const own = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
   if (!own.length) return [];
-  const origins = await ctx.db
+  const pointing = await ctx.db
     .selectFrom('metabase_field')
     .selectAll()
     .where('fk_target_field_id', 'in', own.map((f) => f.id))
@@ -134,6 +138,9 @@ export async function foreignKeysInto(ctx: AppContext, id: number) {
     .where('semantic_type', '=', 'type/FK')
     .orderBy('id')
     .execute();
+  const originTables = pointing.length ? await ctx.db.selectFrom('metabase_table').select(['id', 'db_id', 'schema']).where('id', 'in', [...new Set(pointing.map((o) => o.table_id))]).execute() : [];
+  const visible = new Set(visibleTablesOf(access, originTables).map((t) => t.id));
+  const origins = pointing.filter((o) => visible.has(o.table_id));
   if (!origins.length) return [];
   const originJson = await hydrateFields(ctx, origins, { table: true });
   const byId = new Map(own.map((f) => [f.id, f]));

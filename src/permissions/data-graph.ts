@@ -18,8 +18,8 @@ import { insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js
 import { ADMIN_GROUP_ID } from '../users/memberships.js';
 import { STALE_GRAPH_MESSAGE } from './collection-graph.js';
 import { invalidateCallerCache } from '../http/auth.js';
-import { loadPermissionSet, replaceGroupDatabase, rowsOf, schemaKey, tableValue, type GroupDatabasePerms, type TableRef } from './data-store.js';
-import { DATABASE_ONLY_VALUES, GRANULAR, LEVELS, PAID_VIEW_DATA, PERM_TYPES, isValue, newTableDefault, omittedFromGraph, type PermType } from './data-values.js';
+import { databaseWide, loadPermissionSet, replaceGroupDatabase, rowsOf, schemaKey, tableValue, type GroupDatabasePerms, type TableRef } from './data-store.js';
+import { DATABASE_ONLY_VALUES, GRANULAR, LEVELS, PAID_VIEW_DATA, PERM_TYPES, isValue, least, newTableDefault, omittedFromGraph, type PermType } from './data-values.js';
 
 type Obj = Record<string, unknown>;
 export type DatabaseEntry = Record<string, unknown>;
@@ -162,12 +162,18 @@ function applyValue(perms: GroupDatabasePerms, type: PermType, raw: unknown, tab
   if (!isObj(value) || !GRANULAR.has(type)) throw invalid(`${where}: ${JSON.stringify(value)} is not a valid value`);
   // per schema, or per table within a schema
   const bySchema = new Map<string, string | Map<string, string>>();
+  const schemas = new Set(tables.map((t) => schemaKey(t.schema)));
   for (const [schema, entry] of Object.entries(value)) {
+    // a typo here would silently reset the whole database to its least-permissive value
+    if (!schemas.has(schema)) throw invalid(`${where}: the database has no schema ${JSON.stringify(schema)}`);
     if (typeof entry === 'string') bySchema.set(schema, checkValue(type, entry, `${where} schema ${schema}`, true));
     else if (isObj(entry)) {
       const byTable = new Map<string, string>();
       for (const [tableId, v] of Object.entries(entry)) {
         if (!/^\d+$/.test(tableId)) throw invalid(`${where}: ${JSON.stringify(tableId)} is not a table id`);
+        if (!tables.some((t) => t.id === Number(tableId) && schemaKey(t.schema) === schema)) {
+          throw invalid(`${where}: table ${tableId} is not in schema ${JSON.stringify(schema)}`);
+        }
         byTable.set(tableId, checkValue(type, v, `${where} table ${tableId}`, true));
       }
       bySchema.set(schema, byTable);
@@ -184,6 +190,45 @@ function applyValue(perms: GroupDatabasePerms, type: PermType, raw: unknown, tab
   const distinct = new Set([...values.values()].map((x) => x.value));
   if (distinct.size <= 1) perms.database.set(type, distinct.size === 1 ? [...distinct][0] : left);
   else perms.tables.set(type, values);
+}
+
+/** Sets a kind from one value per table: database-wide when they all agree, else per table. */
+function setPerTable(perms: GroupDatabasePerms, type: PermType, values: Map<number, { schema: string; value: string }>): void {
+  const distinct = new Set([...values.values()].map((v) => v.value));
+  perms.database.delete(type);
+  perms.tables.delete(type);
+  if (distinct.size === 1) perms.database.set(type, [...distinct][0]);
+  else perms.tables.set(type, values);
+}
+
+/**
+ * Blocked data can't be queried or downloaded (as in Metabase, blocking a database or table takes its
+ * create-queries and download away); native SQL reads any table, so it gives way to the query builder where part of
+ * the database is blocked. A request that blocks a whole database and grants query or download access to it in the
+ * same breath is a 400.
+ */
+function cascadeBlocked(perms: GroupDatabasePerms, entry: Obj, tables: TableRef[], where: string): void {
+  const databaseBlocked = perms.database.get('view-data') === 'blocked';
+  const blocked = new Set(tables.filter((t) => tableValue(perms, 'view-data', t) === 'blocked').map((t) => t.id));
+  if (!databaseBlocked && blocked.size === 0) return;
+  for (const type of ['create-queries', 'download'] as const) {
+    const low = least(type);
+    if (databaseBlocked && 'view-data' in entry && type in entry && databaseWide(perms, type, 'max') !== low) {
+      throw invalid(`${where}: ${type} must be ${low} where view-data is blocked`);
+    }
+    if (databaseBlocked) {
+      perms.tables.delete(type);
+      perms.database.set(type, low);
+      continue;
+    }
+    const values = new Map<number, { schema: string; value: string }>();
+    for (const table of tables) {
+      let value = blocked.has(table.id) ? low : tableValue(perms, type, table);
+      if (type === 'create-queries' && value === 'query-builder-and-native') value = 'query-builder';
+      values.set(table.id, { schema: schemaKey(table.schema), value });
+    }
+    setPerTable(perms, type, values);
+  }
 }
 
 function clonePerms(perms: GroupDatabasePerms): GroupDatabasePerms {
@@ -262,12 +307,11 @@ export async function updateDataGraph(ctx: AppContext, caller: Caller, update: D
         const dbTables = tables.get(databaseId) ?? [];
         const old = set.of(groupId, databaseId);
         const next = complete(clonePerms(old));
+        const where = `group ${groupId} database ${databaseId}`;
         for (const type of PERM_TYPES) {
-          if (type in entry) applyValue(next, type, entry[type], dbTables, `group ${groupId} database ${databaseId} ${type}`);
+          if (type in entry) applyValue(next, type, entry[type], dbTables, `${where} ${type}`);
         }
-        if (next.database.get('view-data') === 'blocked' && next.database.get('create-queries') === 'query-builder-and-native') {
-          throw invalid(`group ${groupId} database ${databaseId}: create-queries can't be query-builder-and-native where view-data is blocked`);
-        }
+        cascadeBlocked(next, entry, dbTables, where);
         if (set.stored(groupId, databaseId) && canonical(groupId, databaseId, old) === canonical(groupId, databaseId, next)) continue;
         writes.push({ groupId, databaseId, perms: next });
         ((before[String(groupId)] ??= {}) as Obj)[String(databaseId)] = graphEntry(old, dbTables);

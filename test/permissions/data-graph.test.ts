@@ -144,6 +144,39 @@ forEachAppDb('data permissions graph', (server) => {
     assert.deepEqual((await graph()).groups['2'][String(sample.id)], FULL);
   });
 
+  test('PUT: blocking data takes query and download access with it; unknown schemas and misplaced tables are a 400', async () => {
+    const id = await newGroup();
+    const put = async (entry: unknown) => {
+      const response = await admin.put('/api/permissions/graph', { revision: (await graph()).revision, groups: { [id]: { [sample.id]: entry } } });
+      assert.equal(response.status, 200, response.text);
+      return (await graph()).groups[String(id)][String(sample.id)];
+    };
+    const everything = { 'view-data': 'unrestricted', 'create-queries': 'query-builder-and-native', download: { schemas: 'full' } };
+    assert.deepEqual(await put(everything), everything);
+    assert.deepEqual(await put({ 'view-data': 'blocked' }), { 'view-data': 'blocked' }, 'a blocked database can be neither queried nor downloaded');
+    await put(everything);
+    const orders = String(sample.table('ORDERS'));
+    const products = String(sample.table('PRODUCTS'));
+    const partly = await put({ 'view-data': { '': { [orders]: 'blocked' } } });
+    assert.equal(partly['view-data'][''][orders], 'blocked');
+    // the blocked table lost both; the others keep their downloads and fall back from SQL to the query builder
+    assert.equal(partly['create-queries'][''][orders], undefined);
+    assert.equal(partly['create-queries'][''][products], 'query-builder');
+    assert.equal(partly.download.schemas[''][orders], undefined);
+    assert.equal(partly.download.schemas[''][products], 'full');
+    const { revision } = await graph();
+    for (const entry of [
+      { 'create-queries': { NOPE: 'query-builder' } },
+      { 'view-data': { nosuchschema: 'blocked' } },
+      { 'create-queries': { '': { '999999': 'query-builder' } } },
+    ]) {
+      const response = await admin.put('/api/permissions/graph', { revision, groups: { [id]: { [sample.id]: entry } } });
+      assert.equal(response.status, 400, JSON.stringify(entry));
+      assert.match(response.text, /^Cannot parse permissions graph because it is invalid: /);
+    }
+    assert.equal((await graph()).revision, revision);
+  });
+
   test('a new database gives each group its lowest level elsewhere; deleting a group drops its permissions', async () => {
     const id = await newGroup();
     const { revision } = await graph();

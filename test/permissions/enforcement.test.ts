@@ -24,10 +24,11 @@ async function createWarehouse() {
     CREATE SCHEMA hr;
     CREATE TABLE sales.customers (id integer PRIMARY KEY, name text);
     CREATE TABLE sales.orders (id integer PRIMARY KEY, amount integer, customer_id integer REFERENCES sales.customers(id));
-    CREATE TABLE hr.salaries (id integer PRIMARY KEY, amount integer, secret text);
+    CREATE TABLE hr.salaries (id integer PRIMARY KEY, amount integer, secret text, customer_id integer REFERENCES sales.customers(id));
+    ALTER TABLE sales.customers ADD COLUMN salary_id integer REFERENCES hr.salaries(id);
     INSERT INTO sales.customers VALUES (1, 'Ada'), (2, 'Grace');
     INSERT INTO sales.orders VALUES (1, 10, 1), (2, 20, 2), (3, 30, 1);
-    INSERT INTO hr.salaries VALUES (1, 100000, 'top secret'), (2, 90000, 'classified');
+    INSERT INTO hr.salaries VALUES (1, 100000, 'top secret', 1), (2, 90000, 'classified', 2);
   `);
   await c.end();
   return db;
@@ -137,6 +138,20 @@ forEachAppDb('data permissions enforcement', (server) => {
       assert.ok(!response.text.includes('secret'), path);
     }
     assert.equal((await analyst.get(`/api/table/${t.orders}/query_metadata`)).status, 200);
+    // keys from and into tables they can't query don't show those tables
+    const fromHr = (list: any[]) => list.filter((fk) => fk.origin.table_id === t.salaries).length;
+    assert.equal(fromHr((await admin.get(`/api/table/${t.customers}/fks`)).body), 1);
+    assert.equal(fromHr((await analyst.get(`/api/table/${t.customers}/fks`)).body), 0);
+    const customers = (await analyst.get(`/api/table/${t.customers}/query_metadata`)).body;
+    assert.equal(fromHr(customers.fks), 0);
+    assert.equal(customers.fields.find((x: any) => x.id === f['customers.salary_id']).target, null);
+    assert.ok(!JSON.stringify(customers).includes('"salaries"'));
+    const adminCustomers = (await admin.get(`/api/table/${t.customers}/query_metadata`)).body;
+    assert.equal(adminCustomers.fields.find((x: any) => x.id === f['customers.salary_id']).target.table.name, 'salaries');
+    // fields of such tables named in a query aren't described either
+    const described = (await analyst.post('/api/dataset/query_metadata', mbql(t.orders, { fields: [['field', f['salaries.secret'], null]] }))).body;
+    assert.ok(!described.fields.some((x: any) => x.id === f['salaries.secret']), JSON.stringify(described.fields));
+    assert.ok((await admin.post('/api/dataset/query_metadata', mbql(t.orders, { fields: [['field', f['salaries.secret'], null]] }))).body.fields.some((x: any) => x.id === f['salaries.secret']));
     const search = (await analyst.get('/api/search', { query: { q: 'salaries' } })).body.data;
     assert.ok(!search.some((r: any) => r.model === 'table'), 'no hr tables in search');
     assert.ok((await analyst.get('/api/search', { query: { q: 'orders', models: 'table' } })).body.data.some((r: any) => r.id === t.orders));
