@@ -84,3 +84,29 @@ export function likePattern(text: string, mode: 'contains' | 'prefix' = 'contain
 export function ilike(column: string, text: string, mode: 'contains' | 'prefix' = 'contains') {
   return sql<boolean>`lower(${sql.ref(column)}) like ${likePattern(text, mode)} escape '!'`;
 }
+
+// ----- unique-key violations --------------------------------------------------------------------------
+
+/**
+ * Is this error a unique-key (or primary-key) violation? SQLite `SQLITE_CONSTRAINT_UNIQUE`/`_PRIMARYKEY`,
+ * PostgreSQL SQLSTATE 23505, MySQL and MariaDB `ER_DUP_ENTRY` (1062).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505' || code === 'ER_DUP_ENTRY' || errno === 1062;
+}
+
+/**
+ * Runs `work` (usually a whole transaction); a unique-key violation it raises becomes the domain's own error. The
+ * "is this name free?" check a module makes first answers the ordinary case; this answers two requests racing past
+ * that check at once, which the database's unique index catches.
+ */
+export async function uniqueViolationAs<T>(work: () => Promise<T>, toError: () => Error): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw toError();
+    throw error;
+  }
+}
