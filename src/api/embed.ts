@@ -16,10 +16,11 @@ import { sharedCardJson, sharedDashboardJson } from '../public/shapes.js';
 import { runShared } from '../public/run.js';
 import { sharedDashcard } from '../public/dashcards.js';
 import { cardParameterValues, dashboardParameterValues, sharedFieldRemapping, sharedFieldSearch, sharedFieldValues } from '../public/values.js';
+import { embeddedDashboardFieldRemapping, embeddedDashboardFieldSearch, embeddedDashboardFieldValues } from '../embed/field-lookups.js';
 import { cardsWithEmbedding } from '../embed/lists.js';
 import {
   checkCardValuesParameter, dashboardValuesRequest, embeddedCard, embeddedCardFieldIds, embeddedCardParameters, embeddedDashboard,
-  embeddedDashboardFieldIds, embeddedDashcardParameters, tokenValuesById, viewerParameter,
+  embeddedDashcardParameters, tokenValuesById, viewerParameter,
 } from '../embed/embed.js';
 
 type Obj = Record<string, unknown>;
@@ -159,28 +160,26 @@ export function registerEmbedRoutes(r: Routes, { prefix, preview, auth, previewS
     return cardParameterValues(ctx, e.card, params['param-key'], text(params.prefix));
   }));
 
-  // ----- fields wired to enabled parameters
-  for (const kind of ['card', 'dashboard'] as const) {
-    const allowed = async (ctx: AppContext, t: string) => {
-      if (kind === 'card') return embeddedCardFieldIds(await card(ctx, t));
-      return embeddedDashboardFieldIds(ctx, await dashboard(ctx, t));
-    };
-    r.get(`${prefix}/${kind}/:token/field/:field-id/values`, { auth, params: { ...token, 'field-id': s.posInt() } }, guarded(async ({ ctx, params }) =>
-      sharedFieldValues(ctx, await allowed(ctx, params.token), params['field-id']),
-    ));
-    r.get(
-      `${prefix}/${kind}/:token/field/:field-id/search/:search-field-id`,
-      { auth, params: { ...token, 'field-id': s.posInt(), 'search-field-id': s.posInt() } },
-      guarded(async ({ ctx, params, query }) =>
-        sharedFieldSearch(ctx, await allowed(ctx, params.token), params['field-id'], params['search-field-id'], text(query.value), limitOf(query.limit)),
-      ),
-    );
-    r.get(
-      `${prefix}/${kind}/:token/field/:field-id/remapping/:remapped-id`,
-      { auth, params: { ...token, 'field-id': s.posInt(), 'remapped-id': s.posInt() } },
-      guarded(async ({ ctx, params, query }) => sharedFieldRemapping(ctx, await allowed(ctx, params.token), params['field-id'], params['remapped-id'], text(query.value))),
-    );
-  }
+  // ----- fields wired to enabled parameters (a dashboard's narrowed by the token's values)
+  const fieldParams = { ...token, 'field-id': s.posInt() };
+  r.get(`${prefix}/card/:token/field/:field-id/values`, { auth, params: fieldParams }, guarded(async ({ ctx, params }) =>
+    sharedFieldValues(ctx, embeddedCardFieldIds(await card(ctx, params.token)), params['field-id']),
+  ));
+  r.get(`${prefix}/dashboard/:token/field/:field-id/values`, { auth, params: fieldParams }, guarded(async ({ ctx, params }) =>
+    embeddedDashboardFieldValues(ctx, await dashboard(ctx, params.token), params['field-id']),
+  ));
+  r.get(`${prefix}/card/:token/field/:field-id/search/:search-field-id`, { auth, params: { ...fieldParams, 'search-field-id': s.posInt() } }, guarded(async ({ ctx, params, query }) =>
+    sharedFieldSearch(ctx, embeddedCardFieldIds(await card(ctx, params.token)), params['field-id'], params['search-field-id'], text(query.value), limitOf(query.limit)),
+  ));
+  r.get(`${prefix}/dashboard/:token/field/:field-id/search/:search-field-id`, { auth, params: { ...fieldParams, 'search-field-id': s.posInt() } }, guarded(async ({ ctx, params, query }) =>
+    embeddedDashboardFieldSearch(ctx, await dashboard(ctx, params.token), params['field-id'], params['search-field-id'], text(query.value), limitOf(query.limit)),
+  ));
+  r.get(`${prefix}/card/:token/field/:field-id/remapping/:remapped-id`, { auth, params: { ...fieldParams, 'remapped-id': s.posInt() } }, guarded(async ({ ctx, params, query }) =>
+    sharedFieldRemapping(ctx, embeddedCardFieldIds(await card(ctx, params.token)), params['field-id'], params['remapped-id'], text(query.value)),
+  ));
+  r.get(`${prefix}/dashboard/:token/field/:field-id/remapping/:remapped-id`, { auth, params: { ...fieldParams, 'remapped-id': s.posInt() } }, guarded(async ({ ctx, params, query }) =>
+    embeddedDashboardFieldRemapping(ctx, await dashboard(ctx, params.token), params['field-id'], params['remapped-id'], text(query.value)),
+  ));
 }
 
 export function embedRoutes(r: Routes) {

@@ -10,8 +10,7 @@ import { bool } from '../appdb/portable.js';
 import { findCard, type CardRow } from '../cards/store.js';
 import { fieldIdOf } from '../cards/parameter-values.js';
 import { findDashboard, parametersOf, type DashboardRow, type DashcardRow } from '../dashboards/store.js';
-import { parameterFieldIds } from '../dashboards/parameters.js';
-import { sharedCardParameters, slugOf, visibleDashcards } from '../public/shapes.js';
+import { sharedCardParameters, slugOf } from '../public/shapes.js';
 import { cardQueryParameters, dashcardParameters } from '../public/parameters.js';
 import { checkEmbeddingEnabled } from './settings.js';
 import { resourceId, verifyEmbedToken, type EmbedClaims } from './token.js';
@@ -105,7 +104,7 @@ export function tokenValuesById(e: EmbeddedDashboard): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const p of parametersOf(e.dashboard)) {
     const slug = slugOf(p);
-    if (slug in e.tokenParams) out.set(String(p.id), e.tokenParams[slug]);
+    if (Object.hasOwn(e.tokenParams, slug)) out.set(String(p.id), e.tokenParams[slug]);
   }
   return out;
 }
@@ -145,11 +144,4 @@ export function dashboardValuesRequest(e: EmbeddedDashboard, key: string, query:
   }
   delete constraints[key];
   return constraints;
-}
-
-export async function embeddedDashboardFieldIds(ctx: AppContext, e: EmbeddedDashboard): Promise<number[]> {
-  const { dashcards, cards } = await visibleDashcards(ctx, e.dashboard.id);
-  const wiring = parameterFieldIds(dashcards, cards);
-  const enabled = parametersOf(e.dashboard).filter((p) => e.policy[slugOf(p)] === 'enabled');
-  return [...new Set(enabled.flatMap((p) => [...(wiring.get(String(p.id)) ?? [])]))];
 }

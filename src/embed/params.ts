@@ -43,14 +43,14 @@ export function checkEmbedParams(policy: EmbedPolicy, tokenParams: Obj, fromUrl:
   }
   for (const [slug, level] of Object.entries(policy)) {
     if (level !== 'locked') continue;
-    if (!(slug in tokenParams)) throw badRequest(`You must specify a value for ${slug} in the JWT.`);
+    if (!Object.hasOwn(tokenParams, slug)) throw badRequest(`You must specify a value for ${slug} in the JWT.`);
     if (url.has(slug)) throw badRequest(`You can only specify a value for ${slug} in the JWT.`);
   }
   for (const slug of token) if (url.has(slug)) throw badRequest(`You can't specify a value for ${slug} if it's already set in the JWT.`);
-  for (const slug of new Set([...token, ...url])) if (!(slug in policy)) throw badRequest(`Unknown parameter ${slug}.`);
+  for (const slug of new Set([...token, ...url])) if (!Object.hasOwn(policy, slug)) throw badRequest(`Unknown parameter ${slug}.`);
   const merged: Obj = {};
   for (const slug of url) merged[slug] = fromUrl[slug];
-  for (const slug of Object.keys(tokenParams)) if (slug in policy && (token.has(slug) || policy[slug] === 'locked')) merged[slug] = tokenParams[slug];
+  for (const slug of Object.keys(tokenParams)) if (Object.hasOwn(policy, slug) && (token.has(slug) || policy[slug] === 'locked')) merged[slug] = tokenParams[slug];
   return merged;
 }
 

@@ -230,6 +230,52 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal((await anon.get(`/api/embed/dashboard/${token}/field/${sample.field('PRODUCTS', 'VENDOR')}/values`)).status, 400, 'a locked filter’s field');
   });
 
+  test("field lookups of an embedded dashboard show only what the token's rows have", async () => {
+    const category = sample.field('PRODUCTS', 'CATEGORY');
+    const vendors = (await admin.post('/api/dataset', {
+      database: sample.id, type: 'query',
+      query: { 'source-table': sample.table('PRODUCTS'), breakout: [['field', sample.field('PRODUCTS', 'VENDOR'), null]], aggregation: [['distinct', ['field', category, null]]], 'order-by': [['asc', ['aggregation', 0]]], limit: 1 },
+    })).body.data.rows[0];
+    const [vendor] = vendors;
+    const own = (await admin.post('/api/dataset', {
+      database: sample.id, type: 'query',
+      query: { 'source-table': sample.table('PRODUCTS'), breakout: [['field', category, null]], filter: ['=', ['field', sample.field('PRODUCTS', 'VENDOR'), null], vendor] },
+    })).body.data.rows.map((r: unknown[]) => r[0]);
+    assert.ok(own.length < 4, 'the vendor sells only some categories');
+    const token = await dashToken({ vendor });
+    const values = await anon.get(`/api/embed/dashboard/${token}/field/${category}/values`);
+    assert.equal(values.status, 200, values.text);
+    assert.deepEqual(values.body.values.map((v: unknown[]) => v[0]).sort(), [...own].sort());
+    const other = ['Doohickey', 'Gadget', 'Gizmo', 'Widget'].find((c) => !own.includes(c))!;
+    const search = await anon.get(`/api/embed/dashboard/${token}/field/${category}/search/${category}`, { query: { value: other.slice(0, 3) } });
+    assert.equal(search.status, 200, search.text);
+    assert.deepEqual(search.body, [], `another vendor's ${other} stays hidden`);
+    const found = await anon.get(`/api/embed/dashboard/${token}/field/${category}/search/${category}`, { query: { value: own[0].slice(0, 3) } });
+    assert.deepEqual(found.body.map((v: unknown[]) => v[0]), [own[0]]);
+    assert.equal((await anon.get(`/api/embed/dashboard/${token}/field/${category}/remapping/${category}`, { query: { value: other } })).status, 400, 'looking up a hidden value is refused');
+    // without a token value, the whole field (as a public link shows it)
+    const open = await anon.get(`/api/embed/dashboard/${await dashToken({ vendor: null })}/field/${category}/values`);
+    assert.deepEqual(open.body.values.map((v: unknown[]) => v[0]).sort(), ['Doohickey', 'Gadget', 'Gizmo', 'Widget']);
+  });
+
+  test('embedded results in every form: downloads, pivot tables, parameter search', async () => {
+    const token = await dashToken({ vendor: null });
+    const csv = await anon.get(`/api/embed/dashboard/${token}/dashcard/${dashcardId}/card/${countCard.id}/csv`, { query: { category: 'Gizmo' } });
+    assert.equal(csv.status, 200, csv.text);
+    assert.match(csv.headers.get('content-disposition') ?? '', /attachment/);
+    const gizmos = (await admin.post('/api/dataset', { database: sample.id, type: 'query', query: { 'source-table': sample.table('PRODUCTS'), aggregation: [['count']], filter: ['=', ['field', sample.field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] } })).body.data.rows[0][0];
+    assert.deepEqual(csv.text.trim().split('\n'), ['Count', String(gizmos)]);
+    const pivot = await anon.get(`/api/embed/pivot/dashboard/${token}/dashcard/${dashcardId}/card/${countCard.id}`);
+    assert.equal(pivot.status, 202, pivot.text);
+    assert.equal(pivot.body.status, 'completed', pivot.text);
+    const search = await anon.get(`/api/embed/dashboard/${token}/params/catp/search/Gi`);
+    assert.equal(search.status, 200, search.text);
+    assert.deepEqual(search.body.values.map((v: unknown[]) => v[0]), ['Gizmo']);
+    const cardCsv = await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget' })}/query/csv`);
+    assert.equal(cardCsv.status, 200, cardCsv.text);
+    assert.equal(cardCsv.text.trim().split('\n')[0], 'n');
+  });
+
   test('preview: admins only, under both spellings, without publishing, policy from _embedding_params', async () => {
     const draft = (await admin.post('/api/card', { name: uniqueName('Draft'), display: 'scalar', visualization_settings: {}, dataset_query: nativeCard.dataset_query })).body;
     const token = await sign({ resource: { question: draft.id }, params: { cat: 'Widget' }, _embedding_params: { cat: 'locked' } }, secret);
