@@ -85,8 +85,10 @@ export function datasetRoutes(r: Routes) {
 
   r.post('/api/dataset/pivot', {}, ({ ctx, caller, body, reply }) => {
     const q = datasetQuery(body);
-    const { pivot_rows, pivot_cols, ...query } = q as Record<string, unknown> & { pivot_rows?: number[]; pivot_cols?: number[] };
-    return runPivotQuery(ctx, reply, { query, caller, context: 'ad-hoc', addDefaultMiddleware: true, pivot: { rows: pivot_rows, cols: pivot_cols } });
+    // snake_case or kebab-case; the engine checks the indexes (an out-of-range one fails the query).
+    const { pivot_rows, pivot_cols, 'pivot-rows': pivotRows, 'pivot-cols': pivotCols, ...query } = q;
+    const pivot = { rows: (pivot_rows ?? pivotRows) as number[] | undefined, cols: (pivot_cols ?? pivotCols) as number[] | undefined };
+    return runPivotQuery(ctx, reply, { query, caller, context: 'ad-hoc', addDefaultMiddleware: true, pivot });
   });
 
   r.post('/api/dataset/query_metadata', {}, async ({ ctx, caller, body }) => applyDatabaseAccess(ctx, caller, await queryMetadata(ctx, caller, datasetQuery(body))));

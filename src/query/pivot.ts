@@ -1,6 +1,7 @@
-// Pivot-table results (`/api/dataset/pivot`, pivot downloads): the query once with every breakout, then once per
-// subtotal level with fewer breakouts, all streamed as one result. Each row carries a `pivot-grouping` column: a
-// bitmask of the breakouts left out of the row's level (0 for the full breakdown, 2^n − 1 for the grand total).
+// Pivot-table results (`/api/dataset/pivot`, pivot downloads): the query once per subtotal level (./pivot-levels.ts),
+// all streamed as one result. Each row carries a `pivot-grouping` column: a bitmask of the breakouts left out of the
+// row's level (0 for the full breakdown, 2^n − 1 for the grand total). CSV, JSON and XLSX downloads get the pivoted
+// table the visualization shows instead (./write/pivot-table.ts).
 
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -8,38 +9,15 @@ import { HANDLED } from '../http/route.js';
 import type { QueryRequest } from './pipeline.js';
 import { normalizeQuery } from './mbql/normalize.js';
 import type { Clause, DatasetQuery } from './mbql/types.js';
-import { openReply, prepareForReply, executeInto, record, runQuery } from './run.js';
+import { openReply, prepareForReply, executeInto, record, runQuery, failBeforeRunning } from './run.js';
+import { groupingBitmask, pivotLevels } from './pivot-levels.js';
+import { PivotTableSink } from './write/pivot-table.js';
+import { normalizeFieldish } from './mbql/normalize.js';
+import { sameRef } from './mbql/clauses.js';
 import type { Col } from './results/annotate.js';
 import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
 
-/** Which breakout indexes each level keeps, full breakdown first, grand total last. */
-export function pivotLevels(breakoutCount: number, rows?: number[], cols?: number[]): number[][] {
-  const all = [...Array(breakoutCount).keys()];
-  const pivotCols = (cols ?? []).filter((i) => i >= 0 && i < breakoutCount);
-  const pivotRows = (rows ?? all.filter((i) => !pivotCols.includes(i))).filter((i) => i >= 0 && i < breakoutCount && !pivotCols.includes(i));
-  const levels: number[][] = [];
-  const seen = new Set<string>();
-  const add = (level: number[]) => {
-    const sorted = [...new Set(level)].sort((a, b) => a - b);
-    const key = sorted.join(',');
-    if (seen.has(key)) return;
-    seen.add(key);
-    levels.push(sorted);
-  };
-  add(all);
-  for (let k = pivotRows.length; k >= 0; k--) {
-    const prefix = pivotRows.slice(0, k);
-    add([...prefix, ...pivotCols]);
-    if (pivotCols.length) add(prefix);
-  }
-  return levels;
-}
-
-export function groupingBitmask(breakoutCount: number, kept: number[]): number {
-  let mask = 0;
-  for (let i = 0; i < breakoutCount; i++) if (!kept.includes(i)) mask |= 1 << i;
-  return mask;
-}
+export { pivotLevels, groupingBitmask } from './pivot-levels.js';
 
 const PIVOT_GROUPING_COL: Col = {
   name: 'pivot-grouping',
@@ -100,6 +78,33 @@ class LevelSink implements ResultSink {
   }
 }
 
+/**
+ * The pivot table's rows and columns for a pivoted download: those asked for, else the visualization settings'
+ * `pivot_table.column_split`, else every breakout but the last as rows and the last as the column. Breakouts in
+ * neither go to the rows.
+ */
+function downloadSplit(breakouts: Clause[], request: QueryRequest): { rows: number[]; cols: number[] } {
+  let rows = request.pivot?.rows ?? [];
+  let cols = request.pivot?.cols ?? [];
+  if (!rows.length && !cols.length) {
+    const split = request.visualizationSettings?.['pivot_table.column_split'] as { rows?: unknown; columns?: unknown } | undefined;
+    const indexOf = (ref: unknown) => {
+      const normalized = normalizeFieldish(ref);
+      return breakouts.findIndex((b) => sameRef(b, normalized));
+    };
+    if (split && typeof split === 'object') {
+      rows = (Array.isArray(split.rows) ? split.rows : []).map(indexOf).filter((i) => i >= 0);
+      cols = (Array.isArray(split.columns) ? split.columns : []).map(indexOf).filter((i) => i >= 0);
+    }
+  }
+  if (!rows.length && !cols.length) {
+    rows = breakouts.length > 1 ? [...breakouts.keys()].slice(0, -1) : [0];
+    cols = breakouts.length > 1 ? [breakouts.length - 1] : [];
+  }
+  const rest = [...breakouts.keys()].filter((i) => Number.isInteger(i) && !rows.includes(i) && !cols.includes(i));
+  return { rows: [...rows, ...rest], cols };
+}
+
 /** Runs a pivot query into `reply` (API JSON 202, or a download). Non-pivotable queries run as usual. */
 export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, request: QueryRequest): Promise<typeof HANDLED> {
   let normalized: DatasetQuery;
@@ -111,13 +116,24 @@ export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, reques
   const inner = normalized.query;
   if (normalized.type !== 'query' || !inner || !(inner.breakout?.length && inner.aggregation?.length)) return runQuery(ctx, reply, request);
   const breakouts = inner.breakout as Clause[];
-  const levels = pivotLevels(breakouts.length, request.pivot?.rows, request.pivot?.cols);
+  const pivotedDownload = request.exportFormat !== undefined && request.exportFormat !== 'api';
+  const split = pivotedDownload ? downloadSplit(breakouts, request) : { rows: request.pivot?.rows, cols: request.pivot?.cols };
   const started = new Date();
   const t0 = performance.now();
   const open = openReply(reply, request);
-  const state = { started: false, failed: false, rows: 0, cols: null as Col[] | null };
-  let jsonQuery: Record<string, unknown> = {};
   try {
+    let levels: number[][];
+    try {
+      levels = pivotLevels(breakouts.length, split.rows, split.cols);
+    } catch (error) {
+      await failBeforeRunning(ctx, request, open, error, started, t0);
+      return HANDLED;
+    }
+    const target: ResultSink = pivotedDownload
+      ? new PivotTableSink(open.sink, { breakoutCount: breakouts.length, rows: split.rows ?? [], cols: split.cols ?? [], viz: request.visualizationSettings ?? null })
+      : open.sink;
+    const state = { started: false, failed: false, rows: 0, cols: null as Col[] | null };
+    let jsonQuery: Record<string, unknown> = {};
     for (let i = 0; i < levels.length; i++) {
       const kept = levels[i];
       const levelQuery: DatasetQuery = {
@@ -130,7 +146,7 @@ export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, reques
       if (!prepared) return HANDLED;
       if (i === 0) jsonQuery = prepared.jsonQuery;
       else prepared.jsonQuery = jsonQuery;
-      const sink = new LevelSink(open.sink, state, breakouts.length, kept, i === levels.length - 1);
+      const sink = new LevelSink(target, state, breakouts.length, kept, i === levels.length - 1);
       const outcome = await executeInto(ctx, prepared, sink, open.signal, started, t0, false);
       if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);
       if (outcome.status === 'failed' || state.failed) return HANDLED;

@@ -278,13 +278,18 @@ export async function prepareForReply(ctx: AppContext, request: QueryRequest, op
   try {
     return await prepareQuery(ctx, { ...request, signal: open.signal });
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (!(error instanceof QueryError)) ctx.log.error({ err: error }, 'query preparation failed');
-    const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
-    await open.sink.fail(failed).catch(() => {});
-    record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: failed.error });
+    await failBeforeRunning(ctx, request, open, error, started, t0);
     return null;
   }
+}
+
+/** Writes an error found before the query ran as its failed result (and records it); an ApiError is rethrown. */
+export async function failBeforeRunning(ctx: AppContext, request: QueryRequest, open: OpenReply, error: unknown, started: Date, t0: number): Promise<void> {
+  if (error instanceof ApiError) throw error;
+  if (!(error instanceof QueryError)) ctx.log.error({ err: error }, 'query preparation failed');
+  const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
+  await open.sink.fail(failed).catch(() => {});
+  record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: failed.error });
 }
 
 /**

@@ -309,6 +309,46 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.equal(r.body.row_count, rows.length);
   });
 
+  test('pivot without pivot rows and columns: every breakout combination, ordered by pivot-grouping', async () => {
+    const query = w.mbql({
+      'source-table': w.t('ORDERS'),
+      aggregation: [['count']],
+      breakout: [w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE'), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })],
+    });
+    const r = await admin.post('/api/dataset/pivot', query);
+    assert.equal(r.body.status, 'completed', r.body.error);
+    const rows = r.body.data.rows as unknown[][];
+    const groups = [...new Set(rows.map((row) => row[3]))];
+    assert.deepEqual(groups, [0, 1, 2, 3, 4, 5, 6, 7]);
+    const years = new Set(rows.filter((row) => row[3] === 0).map((row) => row[2])).size;
+    const count = (g: number) => rows.filter((row) => row[3] === g).length;
+    // 1: without SOURCE (category × year); 2: without CATEGORY (source × year); 4: without the year (source × category).
+    assert.equal(count(1), 4 * years);
+    assert.equal(count(2), 5 * years);
+    assert.equal(count(4), 20);
+    assert.equal(count(3), years);
+    assert.equal(count(5), 4);
+    assert.equal(count(6), 5);
+    assert.deepEqual(rows.filter((row) => row[3] === 7), [[null, null, null, 7, 18760]]);
+    // Every level adds up to the same total.
+    for (const g of groups) assert.equal(rows.filter((row) => row[3] === g).reduce((a, row) => a + (row[4] as number), 0), 18760);
+  });
+
+  test('pivot-rows / pivot-cols in kebab-case, and out-of-range indexes fail the query', async () => {
+    const query = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE'), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] });
+    const three = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [...(query.query as any).breakout, w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] });
+    const kebab = await admin.post('/api/dataset/pivot', { ...three, 'pivot-rows': [2, 0], 'pivot-cols': [1] });
+    assert.equal(kebab.body.status, 'completed');
+    // Rows [year, source], column [category]: the full breakdown (0); year × category (1: source left out); the row
+    // totals year × source (2) and year (3); the column totals by category (5); the grand total (7).
+    assert.deepEqual([...new Set((kebab.body.data.rows as unknown[][]).map((row) => row[3]))], [0, 1, 2, 3, 5, 7]);
+    const bad = await admin.post('/api/dataset/pivot', { ...query, pivot_rows: [5], pivot_cols: [1] });
+    assert.equal(bad.status, 202);
+    assert.equal(bad.body.status, 'failed');
+    assert.equal(bad.body.error_type, 'invalid-query');
+    assert.match(bad.body.error, /pivot-rows.*index 5.*2 breakouts/);
+  });
+
   // ----- execution log ---------------------------------------------------------------------------------------------
 
   test('every execution is recorded in query_execution', async () => {

@@ -148,6 +148,59 @@ forEachAppDb('dataset exports', (server: () => TestServer) => {
     assert.deepEqual(partial[0], ['Category', 'ID', 'Title', 'Price']);
   });
 
+  test('pivot_results: the pivoted table — row headers, a column per pivot value, row totals, grand totals', async () => {
+    const source = w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE');
+    const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
+    const query = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [source, category] });
+    const viz = { 'pivot_table.column_split': { rows: [source], columns: [category], values: [['aggregation', 0]] } };
+    const counts = async (breakout: unknown[]) => (await admin.post('/api/dataset', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], ...(breakout.length ? { breakout } : {}) }))).body.data.rows as unknown[][];
+    const full = await counts([source, category]);
+    const bySource = await counts([source]);
+    const byCategory = await counts([category]);
+    const [[total]] = await counts([]);
+    const categories = byCategory.map((r) => r[0] as string);
+    const expected = [
+      ['User → Source', ...categories, 'Row totals'],
+      ...bySource.map(([src, n]) => [src, ...categories.map((c) => String(full.find((r) => r[0] === src && r[1] === c)?.[2] ?? '')), String(n)]),
+      ['Grand totals', ...byCategory.map((r) => String(r[1])), String(total)],
+    ];
+    const csv = parseCsv(await (await download('csv', query, { pivot_results: 'true', visualization_settings: JSON.stringify(viz) })).text()) as string[][];
+    assert.deepEqual(csv, expected);
+    // The rows add up: each row's cells to its row total, the grand totals row to the grand total.
+    for (const row of csv.slice(1)) assert.equal(row.slice(1, -1).reduce((a, v) => a + Number(v || 0), 0), Number(row[row.length - 1]));
+
+    // XLSX: the same table, numbers as numbers.
+    const xlsx = await download('xlsx', query, { pivot_results: 'true', visualization_settings: JSON.stringify(viz) });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Query result')!;
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), expected[0]);
+    assert.deepEqual((sheet.getRow(sheet.rowCount).values as unknown[]).slice(1), ['Grand totals', ...byCategory.map((r) => r[1]), total]);
+  });
+
+  test('pivot_results with two row breakouts and two measures: a measure header row and subtotal rows', async () => {
+    const source = w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE');
+    const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
+    const year = w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' });
+    const query = w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count'], ['sum', w.f('ORDERS', 'QUANTITY')]], breakout: [source, category, year] });
+    const viz = { 'pivot_table.column_split': { rows: [source, category], columns: [year] }, column_settings: { [JSON.stringify(['name', 'sum'])]: { column_title: 'Items' } } };
+    const text = await (await download('csv', query, { pivot_results: 'true', visualization_settings: JSON.stringify(viz) })).text();
+    const csv = parseCsv(text, { relax_column_count: false }) as string[][];
+    const years = (await admin.post('/api/dataset', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [year] }))).body.data.rows.map((r: unknown[]) => String(r[0]).slice(0, 4));
+    // Unformatted, a year bucket is its first day (a midnight date-time is written as the date).
+    assert.deepEqual(csv[0], ['', '', ...years.flatMap((y: string) => [`${y}-01-01`, `${y}-01-01`]), 'Row totals', 'Row totals']);
+    assert.deepEqual(csv[1], ['User → Source', 'Product → Category', ...years.flatMap(() => ['Count', 'Items']), 'Count', 'Items']);
+    // Affiliate's four categories, then its subtotal row; five sources; the grand totals row last.
+    assert.deepEqual(csv.slice(2, 7).map((r) => r.slice(0, 2)), [['Affiliate', 'Doohickey'], ['Affiliate', 'Gadget'], ['Affiliate', 'Gizmo'], ['Affiliate', 'Widget'], ['Totals for Affiliate', '']]);
+    assert.equal(csv.filter((r) => r[0].startsWith('Totals for ')).length, 5);
+    const grand = csv[csv.length - 1];
+    assert.equal(grand[0], 'Grand totals');
+    assert.equal(Number(grand[grand.length - 2]), 18760);
+    const subtotals = csv.filter((r) => r[0].startsWith('Totals for '));
+    assert.equal(subtotals.reduce((a, r) => a + Number(r[r.length - 2]), 0), 18760);
+    assert.equal(subtotals.reduce((a, r) => a + Number(r[r.length - 1]), 0), Number(grand[grand.length - 1]));
+  });
+
   test('api format: the API result as an attachment with status 200, not capped at 2,000', async () => {
     const r = await download('api', w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')] }));
     assert.equal(r.status, 200);
