@@ -17,6 +17,8 @@ export interface QueryReads {
   anyNative: boolean;
   /** Fields that parameters target (`["dimension", ["field", id, …]]`). */
   parameterFields: Set<number>;
+  /** Every field the query's own stages name by id (a field of a table it doesn't read can't be named either). */
+  namedFields: Set<number>;
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
@@ -43,6 +45,7 @@ export function queryReads(query: DatasetQuery): QueryReads {
     allImplicitFields: new Set(),
     anyNative: false,
     parameterFields: new Set(),
+    namedFields: new Set(),
   };
 
   const own = (stage: Record<string, unknown>, fromCard: boolean) => {
@@ -54,6 +57,7 @@ export function queryReads(query: DatasetQuery): QueryReads {
     // clauses of this stage only (its source and joins are visited on their own)
     const { 'source-query': _s, joins: _j, 'source-metadata': _m, ...clauses } = stage;
     walk(clauses, (c) => {
+      if (c[0] === 'field' && typeof c[1] === 'number' && !fromCard) reads.namedFields.add(c[1]);
       if (c[0] !== 'field' || typeof c[1] !== 'number' || !isObject(c[2]) || c[2]['source-field'] === undefined) return;
       reads.allImplicitFields.add(c[1]);
       if (!fromCard) reads.implicitFields.add(c[1]);

@@ -61,7 +61,7 @@ interface Loaded {
 
 /** The tables queries read, and the tables of the fields they reach through implicit joins and parameters. */
 async function loadTables(ctx: AppContext, all: QueryReads[]): Promise<Loaded> {
-  const fieldIds = [...new Set(all.flatMap((reads) => [...reads.allImplicitFields, ...reads.parameterFields]))];
+  const fieldIds = [...new Set(all.flatMap((reads) => [...reads.allImplicitFields, ...reads.parameterFields, ...reads.namedFields]))];
   const fieldTables = new Map<number, number>();
   if (fieldIds.length) {
     for (const f of await ctx.db.selectFrom('metabase_field').select(['id', 'table_id']).where('id', 'in', fieldIds).execute()) fieldTables.set(f.id, f.table_id);
@@ -101,6 +101,12 @@ function checkAdHoc(access: DataAccess, request: QueryAccessRequest, reads: Quer
   if (onlySavedQuestions ? !access.canViewDatabase(databaseId) : !access.canSeeDatabase(databaseId)) throw forbidden();
   if (reads.native && !access.canNative(databaseId)) throw refuse();
   for (const table of tablesOf(own, tables)) if (!access.canQueryTable(table)) throw refuse();
+  // a field named from a table the query doesn't read (and the caller can't query): refused here, before an error
+  // message could describe it; columns of saved questions the query is built on are theirs to name
+  for (const field of reads.namedFields) {
+    const table = tables.get(fieldTables.get(field) ?? -1);
+    if (table && !reads.allTables.has(table.id) && !access.canQueryTable(table)) throw refuse();
+  }
   // what saved questions read: no blocked table
   const inherited = new Set([...reads.allTables, ...[...reads.allImplicitFields].map((f) => fieldTables.get(f)).filter((t): t is number => t !== undefined)]);
   for (const table of tablesOf(inherited, tables)) if (access.isBlocked(table)) throw refuse();
@@ -118,7 +124,7 @@ function downloadLevel(access: DataAccess, databaseId: number, reads: QueryReads
 function readsOf(request: QueryAccessRequest): QueryReads {
   return request.query
     ? queryReads(request.query)
-    : { tables: new Set(), implicitFields: new Set(), native: request.native, allTables: new Set(), allImplicitFields: new Set(), anyNative: request.native, parameterFields: new Set() };
+    : { tables: new Set(), implicitFields: new Set(), native: request.native, allTables: new Set(), allImplicitFields: new Set(), anyNative: request.native, parameterFields: new Set(), namedFields: new Set() };
 }
 
 /** The data side of the check, once everything is loaded. */
