@@ -76,6 +76,9 @@ function failure(error: unknown, prepared: PreparedQuery | null, request: QueryR
   } else if (error instanceof ConnectionError) {
     type = 'db';
     message = error.message;
+  } else if (error instanceof ApiError) {
+    type = error.status === 403 ? 'missing-required-permissions' : 'invalid-query';
+    message = error.message;
   } else if (error instanceof Error) {
     message = error.message || message;
     const code = (error as { code?: unknown; sqlState?: unknown }).sqlState ?? (error as { code?: unknown }).code;
@@ -235,6 +238,8 @@ function attachmentHeaders(reply: FastifyReply, format: string, filename: string
 export interface OpenReply {
   sink: ResultSink;
   signal: AbortSignal;
+  /** Whether the response's status and headers went out already. */
+  started(): boolean;
   done(): void;
 }
 
@@ -270,7 +275,15 @@ export function openReply(reply: FastifyReply, request: QueryRequest): OpenReply
         : format === 'xlsx'
           ? new XlsxSink(out, viz)
           : new ApiJsonSink(out);
-  return { sink, signal: controller.signal, done: () => reply.raw.off('close', onClose) };
+  return {
+    sink,
+    signal: controller.signal,
+    started: () => out.hasStarted,
+    done: () => {
+      reply.raw.off('close', onClose);
+      out.abandon();
+    },
+  };
 }
 
 /** Prepares a query for a reply; a QueryError is written as a failed result (returns null), an ApiError thrown. */
@@ -285,7 +298,9 @@ export async function prepareForReply(ctx: AppContext, request: QueryRequest, op
 
 /** Writes an error found before the query ran as its failed result (and records it); an ApiError is rethrown. */
 export async function failBeforeRunning(ctx: AppContext, request: QueryRequest, open: OpenReply, error: unknown, started: Date, t0: number): Promise<void> {
-  if (error instanceof ApiError) throw error;
+  // An HTTP problem (401/403/404) is answered as such — unless a slow preparation already committed the 202, when the
+  // refusal can only be the failed result's message.
+  if (error instanceof ApiError && !open.started()) throw error;
   if (!(error instanceof QueryError)) ctx.log.error({ err: error }, 'query preparation failed');
   const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
   await open.sink.fail(failed).catch(() => {});

@@ -46,6 +46,17 @@ export class Out {
     return this.closed;
   }
 
+  /** Whether status and headers went out already (an error can then only be written into the body). */
+  get hasStarted(): boolean {
+    return this.started;
+  }
+
+  /** Stops the keep-alive timer of a response that never started (the request was answered another way). */
+  abandon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   /** Starts streaming now (downloads whose writers write to `stream` directly). */
   begin(): void {
     if (this.started) return;
