@@ -33,7 +33,9 @@ export function parseParametersParam(raw: unknown): Obj[] {
       throw badRequest('Invalid parameters.');
     }
   }
-  if (!Array.isArray(value) || !value.every(isObj)) throw badRequest('Invalid parameters.');
+  // ids and slugs are names: a map or list there is not a parameter (and must never reach String())
+  const named = (p: Obj) => ['id', 'slug'].every((k) => p[k] === undefined || typeof p[k] === 'string' || typeof p[k] === 'number');
+  if (!Array.isArray(value) || value.length > 1000 || !value.every((p) => isObj(p) && named(p))) throw badRequest('Invalid parameters.');
   return value as Obj[];
 }
 

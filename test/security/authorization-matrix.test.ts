@@ -359,6 +359,7 @@ forEachAppDb(
         ['parameters', JSON.stringify([{ id: 'cat-param', value: "x' UNION SELECT password FROM core_user --" }])],
         ['parameters', JSON.stringify([{ id: 'catp', value: { $ne: 1 } }])],
         ['parameters', JSON.stringify([{ id: '../../etc/passwd', value: 1 }])],
+        ['parameters', JSON.stringify([{ id: { toString: 1 }, value: 'x' }])],
       ];
       const checks: Promise<string | null>[] = [];
       for (const route of routes.filter((r) => r.path.startsWith('/api/public/'))) {
