@@ -1,6 +1,7 @@
 // Stage "expand": what Metabase's preprocessing adds before compiling. Datetime breakouts without a unit are
-// bucketed by day; each `source-field` FK becomes an implicit LEFT JOIN (alias `TABLE__via__FK`); the metadata every
-// stage needs is loaded (in a few batched app-DB queries).
+// bucketed by day; each `source-field` FK becomes an implicit LEFT JOIN (alias `TABLE__via__FK`) — unless the
+// stage's source query already returns that column; the metadata every stage needs is loaded (in a few batched
+// app-DB queries).
 
 import type { Clause, FieldRef, Join, MbqlQuery } from './mbql/types.js';
 import { isFieldRef, fieldOptions, walkClauses, withFieldOptions } from './mbql/clauses.js';
@@ -60,13 +61,41 @@ function autoBucket(stage: MbqlQuery, metadata: Metadata): void {
   });
 }
 
+const viaKey = (fieldId: unknown, sourceField: unknown) => `${String(fieldId)}:${String(sourceField)}`;
+
+/**
+ * The implicitly joined columns (`source-field` refs) a stage's source query already returns — from its breakouts
+ * or fields, or from a saved question's result_metadata. A ref to one of them reads that column: no join.
+ */
+function columnsViaFk(stage: MbqlQuery): Set<string> {
+  const out = new Set<string>();
+  const add = (ref: unknown) => {
+    if (!isFieldRef(ref)) return;
+    const sf = fieldOptions(ref)['source-field'];
+    if (sf !== undefined && sf !== null) out.add(viaKey(ref[1], sf));
+  };
+  for (const m of stage['source-metadata'] ?? []) {
+    const ref = m.field_ref;
+    if (isFieldRef(ref) && typeof m.id === 'number' && fieldOptions(ref)['source-field'] !== undefined) out.add(viaKey(m.id, fieldOptions(ref)['source-field']));
+    else add(ref);
+  }
+  const sq = stage['source-query'];
+  if (sq && !('native' in sq)) {
+    const source = sq as MbqlQuery;
+    if (source.breakout?.length || source.aggregation?.length) (source.breakout ?? []).forEach(add);
+    else (source.fields ?? []).forEach(add);
+  }
+  return out;
+}
+
 function implicitJoins(stage: MbqlQuery, metadata: Metadata): void {
   const fks = new Map<number, FieldRef>();
+  const provided = typeof stage['source-table'] === 'number' ? new Set<string>() : columnsViaFk(stage);
   const ownClauses = [stage.aggregation, stage.breakout, stage.fields, stage.filter, stage['order-by'], stage.expressions, ...(stage.joins ?? []).map((j) => [j.condition, j.fields])];
   walkClauses(ownClauses, (c) => {
     if (c[0] !== 'field') return;
     const sf = (c[2] as Record<string, unknown> | null)?.['source-field'];
-    if (typeof sf === 'number' && !fks.has(sf)) fks.set(sf, c as FieldRef);
+    if (typeof sf === 'number' && !fks.has(sf) && !provided.has(viaKey(c[1], sf))) fks.set(sf, c as FieldRef);
   });
   if (!fks.size) return;
   const existing = new Set((stage.joins ?? []).map((j) => j['fk-field-id']).filter((x) => x !== undefined));

@@ -1,6 +1,7 @@
 // Values for a parameter being edited (POST /api/dataset/parameter/values and /parameter/search/:query): from a
 // static list, from a saved question's column, or from fields — their cached field values when the field keeps a
 // list, else a DISTINCT query through the query engine. Result: {"values": [[v] | [v, label]], "has_more_values"}.
+// A DISTINCT query that fails is an HTTP error with its message, never an empty list.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
@@ -8,6 +9,7 @@ import { loadFieldValues, valuePairs } from '../databases/field-values.js';
 import { runQueryToMemory } from './run.js';
 import type { Clause } from './mbql/types.js';
 import { normalizeFieldish } from './mbql/normalize.js';
+import { messageError } from '../http/errors.js';
 
 const LIMIT = 1000;
 
@@ -43,7 +45,11 @@ async function distinctColumn(ctx: AppContext, caller: Caller, database: number,
     context: 'ad-hoc',
     constraints: { 'max-results': LIMIT + 1, 'max-results-bare-rows': LIMIT + 1 },
   });
-  if (result.status !== 'completed') return { values: [], has_more_values: false };
+  // A query that failed is an error, not "no values": say why (permissions → 403, the rest → 400).
+  if (result.status !== 'completed') {
+    const type = String(result.error_type ?? 'qp');
+    throw messageError(type === 'missing-required-permissions' ? 403 : 400, String(result.error ?? 'Error running query'), { error_type: type });
+  }
   const rows = result.data.rows;
   return { values: rows.slice(0, LIMIT).map((r) => (label ? [r[0], r[1]] : [r[0]])), has_more_values: rows.length > LIMIT };
 }

@@ -286,6 +286,19 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.ok(distinct.body.values.length > 0 && distinct.body.values.every((v: string[]) => v[0].includes('ex')));
   });
 
+  test('parameter values of a card column: a source-field column works, a failing query is an error, not []', async () => {
+    const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
+    const c = await admin.post('/api/card', { name: 'Orders by category', display: 'table', visualization_settings: {}, dataset_query: w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [category] }) });
+    assert.equal(c.status, 200, c.text);
+    const ok = await admin.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category', values_source_type: 'card', values_source_config: { card_id: c.body.id, value_field: category } } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.body.values, [['Doohickey'], ['Gadget'], ['Gizmo'], ['Widget']]);
+    const bad = await admin.post('/api/dataset/parameter/values', { parameter: { id: 'p', type: 'category', values_source_type: 'card', values_source_config: { card_id: c.body.id, value_field: ['field', 'NO_SUCH_COLUMN', { 'base-type': 'type/Text' }] } } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.body.message, /NO_SUCH_COLUMN/);
+    assert.equal(bad.body.error_type, 'invalid-query');
+  });
+
   // ----- pivot ----------------------------------------------------------------------------------------------------------
 
   test('pivot results carry pivot-grouping rows for subtotals and the grand total', async () => {

@@ -204,6 +204,9 @@ export class StageCompiler {
       return { ...r, joinAlias: info.alias, displayName: `${info.alias} → ${r.displayName}` };
     }
     if (opts['source-field'] !== undefined) {
+      // The source query returns this column already (expand.ts added no join for it): read it from there.
+      const own = this.source.kind === 'query' ? this.sourceColumnViaFk(this.source, id, opts['source-field']) : null;
+      if (own) return own;
       const info = this.implicitJoins.get(String(opts['source-field']));
       if (!info) throw invalidQuery(`No implicit join for source-field ${String(opts['source-field'])}.`);
       const r = this.resolveIn(info.source, id, opts);
@@ -254,6 +257,17 @@ export class StageCompiler {
     }
     if (source.known && source.columns.length) throw invalidQuery(`Column "${id}" is not in the source query.`);
     return { sql: sql`${ident(source.alias, id)}`, baseType: opts['base-type'] ?? 'type/*', field: null, column: null, displayName: id, name: id };
+  }
+
+  /** The column of a query source that is field `id` reached through FK `sourceField`, if it has one. */
+  private sourceColumnViaFk(source: Extract<SourceInfo, { kind: 'query' }>, id: number | string, sourceField: number | string): ResolvedField | null {
+    const column = source.columns.find((c) => {
+      const ref = c.overrides?.field_ref;
+      const viaMetadata = isFieldRef(ref) ? fieldOptions(ref)['source-field'] : undefined;
+      return (c.field?.id ?? c.overrides?.id) === id && (c.source_field ?? viaMetadata) === sourceField;
+    });
+    if (!column) return null;
+    return { sql: sql`${ident(source.alias, column.name)}`, baseType: column.base_type, field: column.field, column, displayName: column.display_name, name: column.name, sourceField };
   }
 
   /** The source column a ref means: by name, or by field id preferring the same bucketing. */
