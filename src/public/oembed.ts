@@ -1,10 +1,12 @@
 // GET /api/public/oembed (reference §8.4): the oEmbed answer for a public link — an iframe of the URL, 1024×800
-// unless the consumer asks for less. The URL is only ever written HTML-escaped.
+// unless the consumer gives a size (`maxwidth`/`maxheight`, as Metabase takes them). The URL is only ever written HTML-escaped.
 
 import { badRequest } from '../http/errors.js';
 
 const DEFAULT_WIDTH = 1024;
 const DEFAULT_HEIGHT = 800;
+/** No screen is wider or taller (a bigger number is a typo or a probe). */
+const MAX_SIZE = 100_000;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -13,7 +15,7 @@ function escapeHtml(text: string): string {
 function size(value: unknown, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw badRequest();
+  if (!Number.isInteger(n) || n <= 0 || n > MAX_SIZE) throw badRequest();
   return n;
 }
 

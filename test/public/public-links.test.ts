@@ -265,5 +265,6 @@ forEachAppDb('public links', (server) => {
     assert.equal(embed.body.height, 800);
     assert.ok(!embed.body.html.includes('<script>'));
     assert.equal((await anon.get('/api/public/oembed', { query: { url: 'javascript:alert(1)' } })).status, 400);
+    assert.equal((await anon.get('/api/public/oembed', { query: { url: `${server().url}/public/question/${uuid}`, maxwidth: '99999999999999999999999' } })).status, 400, 'no absurd sizes');
   });
 });
