@@ -23,13 +23,13 @@ export function fieldRoutes(r: Routes) {
       auth: 'admin',
       params: id,
       body: {
-        visibility_type: s.optional(s.enum(['retired', 'sensitive', 'normal', 'hidden', 'details-only'] as const)),
+        visibility_type: s.maybe(s.enum(['retired', 'sensitive', 'normal', 'hidden', 'details-only'] as const)),
         display_name: s.maybe(s.nbstr()),
         points_of_interest: s.maybe(s.nbstr()),
         description: s.maybe(s.nbstr()),
         semantic_type: s.maybe(s.check<string>(SEMANTIC_MESSAGE, isSemanticOrRelationType)),
         coercion_strategy: s.maybe(s.check<string>(COERCION_MESSAGE, isCoercionStrategy)),
-        has_field_values: s.optional(s.enum(['auto-list', 'list', 'none', 'search'] as const)),
+        has_field_values: s.maybe(s.enum(['auto-list', 'list', 'none', 'search'] as const)),
         settings: s.maybe(s.map()),
         caveats: s.maybe(s.nbstr()),
         fk_target_field_id: s.maybe(s.posInt()),
@@ -91,10 +91,10 @@ export function fieldRoutes(r: Routes) {
 
   r.get('/api/field/:id/search/:search-id', { params: { ...id, 'search-id': s.posInt() }, query: { value: s.nbstr(), limit: s.maybe(s.posInt()) } }, async ({ ctx, caller, params, query }) => {
     await checkFieldsVisible(ctx, caller, [params.id, params['search-id']]);
-    return searchFieldValues(ctx, params.id, params['search-id'], query.value, query.limit ?? 100);
+    return searchFieldValues(ctx, params.id, params['search-id'], query.value, query.limit ?? 100, { allowSensitive: caller.isSuperuser });
   });
   r.get('/api/field/:id/remapping/:remapped-id', { params: { ...id, 'remapped-id': s.posInt() }, query: { value: s.nbstr() } }, async ({ ctx, caller, params, query }) => {
     await checkFieldsVisible(ctx, caller, [params.id, params['remapped-id']]);
-    return remappedValue(ctx, params.id, params['remapped-id'], query.value);
+    return remappedValue(ctx, params.id, params['remapped-id'], query.value, { allowSensitive: caller.isSuperuser });
   });
 }

@@ -7,12 +7,11 @@ import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { notFound } from '../http/errors.js';
 import {
-  discardTableValues, foreignKeysInto, getTable, listTables, queryMetadata, relatedToTable, reorderFields, tableOr404, updateTables,
+  discardTableValues, foreignKeysInto, getTable, isEntityType, listTables, queryMetadata, relatedToTable, reorderFields, rescanTableValues, tableOr404,
+  updateTables,
 } from '../databases/table-metadata.js';
 import { virtualTableMetadata } from '../databases/saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
-import { scanFieldValues } from '../sync/field-values.js';
-import { connectionFor } from '../databases/connections.js';
 import { checkTableVisible } from '../databases/access.js';
 
 const id = { id: s.posInt() };
@@ -21,7 +20,7 @@ const tableBody = {
   display_name: s.maybe(s.nbstr()),
   description: s.maybe(s.str()),
   visibility_type: s.maybe(s.enum(['hidden', 'technical', 'cruft'] as const)),
-  entity_type: s.maybe(s.nbstr()),
+  entity_type: s.maybe(s.check<string>('value must be a valid entity type (keyword or string).', isEntityType)),
   field_order: s.maybe(s.enum(['database', 'alphabetical', 'custom', 'smart'] as const)),
   caveats: s.maybe(s.str()),
   points_of_interest: s.maybe(s.str()),
@@ -68,9 +67,7 @@ export function tableRoutes(r: Routes) {
   });
 
   r.post('/api/table/:id/rescan_values', { auth: 'admin', params: id }, async ({ ctx, params }) => {
-    const table = await tableOr404(ctx, params.id);
-    const open = await connectionFor(ctx, table.db_id);
-    void scanFieldValues(ctx, open, { tableIds: [table.id] }).catch((error) => ctx.log.warn({ err: error, table: table.id }, 'scanning table values failed'));
+    await rescanTableValues(ctx, params.id);
     return { status: 'success' };
   });
   r.post('/api/table/:id/discard_values', { auth: 'admin', params: id }, async ({ ctx, params }) => {

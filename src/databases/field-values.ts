@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../appdb/portable.js';
 import { bool, nowIso, parseJson } from '../appdb/portable.js';
 import type { FieldRow } from './database-row.js';
+import { isa } from './type-hierarchy.js';
 
 export interface StoredFieldValues {
   fieldId: number;
@@ -22,8 +23,18 @@ export function effectiveHasFieldValues(field: Pick<FieldRow, 'has_field_values'
   return 'none';
 }
 
-export function isListField(field: Pick<FieldRow, 'has_field_values' | 'visibility_type' | 'active'>): boolean {
-  return (field.has_field_values === 'list' || field.has_field_values === 'auto-list') && field.visibility_type !== 'sensitive' && field.visibility_type !== 'retired';
+const NO_VALUES_VISIBILITY = new Set(['retired', 'sensitive', 'hidden', 'details-only']);
+
+/**
+ * Whether the field keeps a list of its distinct values (Metabase's rule, used by sync, rescans and the values
+ * endpoints): has_field_values list or auto-list, not temporal, and not retired, sensitive, hidden or details-only.
+ */
+export function isListField(field: Pick<FieldRow, 'has_field_values' | 'visibility_type' | 'base_type'>): boolean {
+  return (
+    (field.has_field_values === 'list' || field.has_field_values === 'auto-list') &&
+    !NO_VALUES_VISIBILITY.has(field.visibility_type) &&
+    !isa(field.base_type, 'type/Temporal')
+  );
 }
 
 export async function loadFieldValues(ctx: AppContext, fieldIds: number[]): Promise<Map<number, StoredFieldValues>> {

@@ -3,13 +3,14 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, forbidden } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { FieldRow, TableRow } from './database-row.js';
 import { databaseJson, tableJson } from './json.js';
 import { hydrateFields } from './hydrate.js';
 import { databaseOr404 } from './databases.js';
 import { connectionFor } from './connections.js';
 import { checkDatabaseVisible, visibleTablesOf } from './access.js';
+import { fromSource } from './source-errors.js';
 
 export interface MetadataOptions {
   includeHidden: boolean;
@@ -66,19 +67,23 @@ export async function listSchemas(ctx: AppContext, caller: Caller, id: number, i
   return [...new Set(tables.map((t) => t.schema ?? ''))].sort();
 }
 
-/** The tables of one schema the caller may see; a schema whose tables are all out of reach is a 403. */
+/**
+ * The tables of one schema the caller may see: a schema with no (shown) tables is a 404, one whose tables are all
+ * out of the caller's reach a 403.
+ */
 export async function schemaTables(ctx: AppContext, caller: Caller, id: number, schema: string, includeHidden: boolean) {
   await databaseOr404(ctx, id);
   const access = await checkDatabaseVisible(ctx, caller, id);
   const inSchema = (await tablesOf(ctx, id, includeHidden)).filter((t) => (t.schema ?? '') === schema);
+  if (!inSchema.length) throw notFound();
   const visible = visibleTablesOf(access, inSchema);
-  if (inSchema.length && !visible.length) throw forbidden();
+  if (!visible.length) throw forbidden();
   return visible.map(tableJson);
 }
 
 export async function syncableSchemas(ctx: AppContext, id: number): Promise<string[]> {
   const { connection } = await connectionFor(ctx, id);
-  return (await connection.schemas()).sort();
+  return fromSource(async () => (await connection.schemas()).sort());
 }
 
 export async function databaseFields(ctx: AppContext, caller: Caller, id: number) {
@@ -97,7 +102,7 @@ export async function databaseFields(ctx: AppContext, caller: Caller, id: number
     .execute();
   return rows
     .filter((r) => access.canQueryTable({ id: r.table_id, db_id: r.db_id, schema: r.schema }))
-    .map((r) => ({ id: r.id, name: r.name, display_name: r.display_name, base_type: r.base_type, semantic_type: r.semantic_type, table_name: r.table_name, schema: r.schema }));
+    .map((r) => ({ id: r.id, name: r.name, display_name: r.display_name, base_type: r.base_type, semantic_type: r.semantic_type, table_id: r.table_id, table_name: r.table_name, schema: r.schema }));
 }
 
 export async function idFields(ctx: AppContext, caller: Caller, id: number) {

@@ -11,6 +11,9 @@ import { hydrateFields } from './hydrate.js';
 import { DIMENSION_OPTIONS, withDimensionOptions } from './dimension-options.js';
 import { deleteFieldValues } from './field-values.js';
 import { checkTableVisible, dataAccess, visibleTablesOf, type DataAccess } from './access.js';
+import { connectionFor } from './connections.js';
+import { runExclusive } from '../sync/runner.js';
+import { scanFieldValues } from '../sync/field-values.js';
 
 export async function tableOr404(ctx: AppContext, id: number): Promise<TableRow> {
   const row = await ctx.db.selectFrom('metabase_table').selectAll().where('id', '=', id).executeTakeFirst();
@@ -202,4 +205,27 @@ export async function discardTableValues(ctx: AppContext, id: number): Promise<v
   await tableOr404(ctx, id);
   const fields = await ctx.db.selectFrom('metabase_field').select('id').where('table_id', '=', id).execute();
   await deleteFieldValues(ctx.db, fields.map((f) => f.id));
+}
+
+/** The entity types a table may be given (Metabase's `entity/*` hierarchy). */
+export const ENTITY_TYPES = [
+  'entity/*', 'entity/GenericTable', 'entity/UserTable', 'entity/CompanyTable', 'entity/TransactionTable', 'entity/ProductTable',
+  'entity/SubscriptionTable', 'entity/EventTable', 'entity/GoogleAnalyticsTable',
+] as const;
+
+export function isEntityType(value: unknown): value is string {
+  return typeof value === 'string' && (ENTITY_TYPES as readonly string[]).includes(value);
+}
+
+/** How long a table's rescan (in the background) waits for a sync of its database running on another instance. */
+const TABLE_RESCAN_WAIT_MS = 10 * 60_000;
+
+/**
+ * POST /api/table/:id/rescan_values: rescans the values of the table's list fields in the background, on the
+ * database's sync chain and under its lease, so it never runs alongside a sync of the same database.
+ */
+export async function rescanTableValues(ctx: AppContext, id: number): Promise<void> {
+  const table = await tableOr404(ctx, id);
+  void runExclusive(ctx, table.db_id, async (signal) => scanFieldValues(ctx, await connectionFor(ctx, table.db_id), { tableIds: [table.id], signal }), { waitMs: TABLE_RESCAN_WAIT_MS })
+    .catch((error) => ctx.log.warn({ err: error, table: table.id }, 'scanning table values failed'));
 }

@@ -69,6 +69,29 @@ export const COERCIONS: Record<string, string> = {
   'Coercion/Float->Integer': 'type/Integer',
 };
 
+/** The base type a field must have (be a descendant of) for each coercion strategy to apply to it. */
+const COERCIBLE_FROM: Record<string, string> = {
+  'Coercion/UNIXSeconds->DateTime': 'type/Number',
+  'Coercion/UNIXMilliSeconds->DateTime': 'type/Number',
+  'Coercion/UNIXMicroSeconds->DateTime': 'type/Number',
+  'Coercion/UNIXNanoSeconds->DateTime': 'type/Number',
+  'Coercion/ISO8601->DateTime': 'type/Text',
+  'Coercion/ISO8601->Date': 'type/Text',
+  'Coercion/ISO8601->Time': 'type/Text',
+  'Coercion/YYYYMMDDHHMMSSString->Temporal': 'type/Text',
+  'Coercion/YYYYMMDDHHMMSSBytes->Temporal': 'type/*',
+  'Coercion/DateTime->Date': 'type/DateTime',
+  'Coercion/String->Float': 'type/Text',
+  'Coercion/String->Integer': 'type/Text',
+  'Coercion/Float->Integer': 'type/Float',
+};
+
+/** Whether `strategy` can convert values of `baseType` (e.g. UNIX seconds need a number, ISO-8601 text). */
+export function isCoercible(strategy: string, baseType: string): boolean {
+  const from = COERCIBLE_FROM[strategy];
+  return from !== undefined && (from === 'type/*' || isa(baseType, from));
+}
+
 export function isCoercionStrategy(value: unknown): value is string {
   return typeof value === 'string' && Object.hasOwn(COERCIONS, value);
 }

@@ -85,6 +85,18 @@ const ENGINES: Record<string, EngineDescriptor> = {
       userField,
       passwordField,
       sslField,
+      {
+        name: 'ssl-mode',
+        'display-name': 'SSL certificate check',
+        type: 'select',
+        default: 'verify-full',
+        options: [
+          { name: 'Encrypt only (no certificate check)', value: 'require' },
+          { name: 'Check the certificate authority', value: 'verify-ca' },
+          { name: 'Check the certificate and host name', value: 'verify-full' },
+        ],
+        'visible-if': { ssl: true },
+      },
       advancedOptions,
       autoRunField,
       scheduling,

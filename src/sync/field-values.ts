@@ -9,7 +9,7 @@ import type { FieldRow } from '../databases/database-row.js';
 import { collectRows } from '../drivers/shared/row-stream.js';
 import { deleteFieldValues, isListField, loadFieldValues, saveFieldValues } from '../databases/field-values.js';
 import { nowIso } from '../appdb/portable.js';
-import { distinctValuesSql } from './sql.js';
+import { canReadColumn, distinctValuesSql, type ColumnRef } from './sql.js';
 
 export const MAX_DISTINCT_VALUES = 1000;
 export const MAX_VALUE_LENGTH = 100;
@@ -23,8 +23,9 @@ export interface ScannedValues {
   tooMany: boolean;
 }
 
-export async function distinctValues(open: OpenDatabase, table: { schema: string | null; name: string }, column: string, signal?: AbortSignal): Promise<ScannedValues> {
-  const stream = await open.connection.execute(distinctValuesSql(open.driver, table, column, MAX_DISTINCT_VALUES + 1), [], { signal, timeoutMs: SCAN_TIMEOUT_MS });
+export async function distinctValues(open: OpenDatabase, table: { schema: string | null; name: string }, column: ColumnRef, signal?: AbortSignal): Promise<ScannedValues> {
+  const statement = distinctValuesSql(open.driver, table, column, MAX_DISTINCT_VALUES + 1);
+  const stream = await open.connection.execute(statement.sql, statement.params, { signal, timeoutMs: SCAN_TIMEOUT_MS });
   const rows = await collectRows(stream);
   const values: unknown[] = [];
   let total = 0;
@@ -44,9 +45,12 @@ export async function distinctValues(open: OpenDatabase, table: { schema: string
   return { values, hasMoreValues, tooMany };
 }
 
-/** Rescans one field's values and stores them (or demotes an auto-list field that has too many). */
+/**
+ * Rescans one field's values and stores them (or demotes an auto-list field that has too many). Callers check that
+ * the field qualifies (`isListField`).
+ */
 export async function scanField(ctx: AppContext, open: OpenDatabase, field: FieldRow, table: { schema: string | null; name: string }, signal?: AbortSignal): Promise<void> {
-  const scanned = await distinctValues(open, table, field.name, signal);
+  const scanned = await distinctValues(open, table, field, signal);
   if (scanned.tooMany && field.has_field_values === 'auto-list') {
     await deleteFieldValues(ctx.db, [field.id]);
     await ctx.db.updateTable('metabase_field').set({ has_field_values: null, updated_at: nowIso() }).where('id', '=', field.id).execute();
@@ -70,14 +74,13 @@ export async function scanFieldValues(ctx: AppContext, open: OpenDatabase, optio
     .select(['t.schema as table_schema', 't.name as table_name'])
     .where('t.db_id', '=', open.database.id)
     .where('t.active', '=', true)
-    .where('f.active', '=', true)
-    .where('f.nfc_path', 'is', null);
+    .where('f.active', '=', true);
   if (options.fieldIds) query = query.where('f.id', 'in', options.fieldIds.length ? options.fieldIds : [-1]);
   if (options.tableIds) query = query.where('t.id', 'in', options.tableIds.length ? options.tableIds : [-1]);
   const fields = await query.execute();
   let scanned = 0;
   for (const field of fields) {
-    if (!isListField(field)) continue;
+    if (!isListField(field) || !canReadColumn(open.driver, field)) continue;
     options.signal?.throwIfAborted();
     try {
       await scanField(ctx, open, field, { schema: field.table_schema, name: field.table_name }, options.signal);

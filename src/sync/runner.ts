@@ -2,7 +2,7 @@
 // other (a sync asked for while one runs happens right after it, once); everything stops when the server closes.
 
 import type { AppContext } from '../context.js';
-import { syncDatabase, type SyncKind, type SyncOutcome } from './sync-database.js';
+import { syncDatabase, withSyncLease, type SyncKind, type SyncOutcome } from './sync-database.js';
 
 interface Runner {
   abort: AbortController;
@@ -56,6 +56,26 @@ export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Pr
   job.finally(() => {
     runner.running.delete(job);
     if (runner.chains.get(databaseId) === job) runner.chains.delete(databaseId);
+  });
+  return job;
+}
+
+/**
+ * Runs `work` on the database's chain — after the syncs queued before it, before those queued after — and under its
+ * sync lease (waiting up to `waitMs` for another instance's sync), so a single field's or table's rescan never runs
+ * alongside a sync of the same database. Rejects with `work`'s error.
+ */
+export function runExclusive<T>(ctx: AppContext, databaseId: number, work: (signal: AbortSignal) => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+  const runner = runnerOf(ctx);
+  runner.abort.signal.throwIfAborted();
+  const previous = runner.chains.get(databaseId) ?? Promise.resolve();
+  const job = previous.then(() => withSyncLease(ctx, databaseId, () => work(runner.abort.signal), { waitMs: options.waitMs, signal: runner.abort.signal }));
+  const settled = job.catch(() => undefined);
+  runner.chains.set(databaseId, settled);
+  runner.running.add(settled);
+  void settled.finally(() => {
+    runner.running.delete(settled);
+    if (runner.chains.get(databaseId) === settled) runner.chains.delete(databaseId);
   });
   return job;
 }

@@ -4,7 +4,8 @@
 // "incomplete" to "complete" (or "aborted" when it fails).
 
 import type { AppContext } from '../context.js';
-import { withLease } from '../tasks/lease.js';
+import { acquireLease, releaseLease, withLease } from '../tasks/lease.js';
+import { conflict } from '../http/errors.js';
 import { connectionFor, loadDatabaseRow } from '../databases/connections.js';
 import { bool, nowIso } from '../appdb/portable.js';
 import { syncMetadata } from './sync-metadata.js';
@@ -36,6 +37,33 @@ async function markInitialStatus(ctx: AppContext, databaseId: number, status: 'c
     .execute();
   if (status === 'complete') {
     await ctx.db.updateTable('metabase_table').set({ initial_sync_status: 'complete' }).where('db_id', '=', databaseId).where('initial_sync_status', '!=', 'complete').execute();
+  }
+}
+
+export const SYNC_BUSY_MESSAGE = 'This database is being synced by another Quarry instance; try again when the sync has finished.';
+
+/**
+ * Runs `job` under the database's sync lease, so it never overlaps a sync (or another such job) on any instance:
+ * waits up to `waitMs` for the lease, then answers 409. Callers on this instance go through the runner's chain
+ * (runner.ts `runExclusive`), which already keeps them apart from this instance's own syncs.
+ */
+export async function withSyncLease<T>(ctx: AppContext, databaseId: number, job: () => Promise<T>, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  const key = syncLeaseKey(databaseId);
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  while (!(await acquireLease(ctx, key, LEASE_TTL_MS))) {
+    options.signal?.throwIfAborted();
+    if (Date.now() >= deadline) throw conflict(SYNC_BUSY_MESSAGE);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const renew = setInterval(() => {
+    acquireLease(ctx, key, LEASE_TTL_MS).catch(() => {});
+  }, LEASE_TTL_MS / 3);
+  renew.unref();
+  try {
+    return await job();
+  } finally {
+    clearInterval(renew);
+    await releaseLease(ctx, key).catch(() => {});
   }
 }
 

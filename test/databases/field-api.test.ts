@@ -74,7 +74,47 @@ forEachAppDb('/api/field', (server) => {
     assert.deepEqual(settings.body.settings, { currency: 'EUR' });
     const notFk = await admin.put(`/api/field/${f('ORDERS', 'USER_ID')}`, { fk_target_field_id: 999999 });
     assert.equal(notFk.status, 400);
+    assert.deepEqual(notFk.body, { errors: { fk_target_field_id: 'Invalid target field' } });
     await admin.put(`/api/field/${id}`, { display_name: 'Vendor', description: null, caveats: null, points_of_interest: null, settings: null });
+  });
+
+  test('PUT a field: coercions must fit the base type; null has_field_values and visibility_type are accepted', async () => {
+    const title = f('PRODUCTS', 'TITLE');
+    const unix = await admin.put(`/api/field/${title}`, { coercion_strategy: 'Coercion/UNIXSeconds->DateTime' });
+    assert.equal(unix.status, 400);
+    assert.equal(unix.text, 'Incompatible coercion strategy.');
+    assert.equal((await admin.put(`/api/field/${f('ORDERS', 'QUANTITY')}`, { coercion_strategy: 'Coercion/ISO8601->DateTime' })).status, 400);
+    const seconds = await admin.put(`/api/field/${f('ORDERS', 'QUANTITY')}`, { coercion_strategy: 'Coercion/UNIXSeconds->DateTime' });
+    assert.equal(seconds.status, 200, seconds.text);
+    assert.equal(seconds.body.effective_type, 'type/Instant');
+    await admin.put(`/api/field/${f('ORDERS', 'QUANTITY')}`, { coercion_strategy: null });
+    const category = f('PRODUCTS', 'CATEGORY');
+    const nulls = await admin.put(`/api/field/${category}`, { has_field_values: null, visibility_type: null });
+    assert.equal(nulls.status, 200, nulls.text);
+    assert.equal(nulls.body.visibility_type, 'normal');
+    // has_field_values null: back to what sync infers (text reads as search until the next analysis).
+    assert.ok(['list', 'search'].includes(nulls.body.has_field_values));
+    assert.equal((await admin.put(`/api/field/${category}`, { has_field_values: 'list' })).body.has_field_values, 'list');
+    assert.equal((await user.get(`/api/field/${category}/values`)).body.values.length, 4);
+  });
+
+  test('rescanning a single field stores values only for fields that keep a list (not keys, dates, emails, sensitive or retired ones)', async () => {
+    const stored = async (id: number) => (await server().ctx.db.selectFrom('metabase_fieldvalues').select('id').where('field_id', '=', id).execute()).length;
+    for (const [table, name] of [['ORDERS', 'ID'], ['ORDERS', 'CREATED_AT'], ['PEOPLE', 'EMAIL'], ['ORDERS', 'USER_ID']] as const) {
+      const id = f(table, name);
+      assert.deepEqual((await admin.post(`/api/field/${id}/rescan_values`)).body, { status: 'success' });
+      assert.equal(await stored(id), 0, `${table}.${name}`);
+      assert.deepEqual((await user.get(`/api/field/${id}/values`)).body.values, []);
+    }
+    const source = f('PEOPLE', 'SOURCE');
+    for (const visibility of ['sensitive', 'retired'] as const) {
+      assert.equal((await admin.put(`/api/field/${source}`, { visibility_type: visibility })).status, 200);
+      await admin.post(`/api/field/${source}/rescan_values`);
+      assert.equal(await stored(source), 0, visibility);
+    }
+    assert.equal((await admin.put(`/api/field/${source}`, { visibility_type: 'normal' })).status, 200);
+    assert.equal((await user.get(`/api/field/${source}/values`)).body.values.length, 5);
+    assert.equal(await stored(source), 1);
   });
 
   test('values: list fields return their values; others an empty list', async () => {
@@ -99,6 +139,11 @@ forEachAppDb('/api/field', (server) => {
     assert.deepEqual((await user.get(`/api/field/${id}/values`)).body.values, categories.map((c) => [c]));
     const bad = await admin.post(`/api/field/${id}/values`, { values: [['a', 'b', 'c']] });
     assert.equal(bad.status, 400);
+    const partial = await admin.post(`/api/field/${id}/values`, { values: [['Doohickey', 'D'], ['Gadget']] });
+    assert.equal(partial.status, 400);
+    assert.equal(partial.text, 'If remapped values are specified, they must be specified for all field values');
+    const search = await admin.post(`/api/field/${f('PEOPLE', 'EMAIL')}/values`, { values: [['x', 'X']] });
+    assert.equal(search.status, 400, 'a search field keeps no list of values');
     const notList = await admin.post(`/api/field/${f('ORDERS', 'CREATED_AT')}/values`, { values: [['x']] });
     assert.equal(notList.status, 400);
     assert.match(notList.text, /has_field_values/);

@@ -87,6 +87,12 @@ forEachAppDb('/api/table', (server) => {
     assert.equal(updated.body.show_in_getting_started, true);
     assert.equal((await admin.put(`/api/table/${id}`, { visibility_type: 'invisible' })).status, 400);
     assert.equal((await admin.put(`/api/table/${id}`, { field_order: 'random' })).status, 400);
+    const bogus = await admin.put(`/api/table/${id}`, { entity_type: 'bogus' });
+    assert.equal(bogus.status, 400);
+    assert.equal(bogus.body.errors.entity_type, 'nullable value must be a valid entity type (keyword or string).');
+    const entityType = (await admin.get(`/api/table/${id}`)).body.entity_type;
+    assert.equal((await admin.put(`/api/table/${id}`, { entity_type: 'entity/EventTable' })).body.entity_type, 'entity/EventTable');
+    if (entityType) await admin.put(`/api/table/${id}`, { entity_type: entityType });
     assert.equal((await admin.put('/api/table/999999', { display_name: 'x' })).status, 404);
     const hidden = await admin.put('/api/table', { ids: [id, t('FEEDBACK')], visibility_type: 'hidden' });
     assert.equal(hidden.status, 200);

@@ -71,6 +71,19 @@ function finishValue(value: unknown): unknown {
   return value;
 }
 
+/**
+ * TLS from `ssl` and `ssl-mode`: require encrypts without checking the certificate (what `ssl: true` alone meant
+ * before ssl-mode existed, so stored databases keep working); verify-ca checks the chain; verify-full (the form's
+ * default for new databases) the host name too. A mode set without `ssl: true` still encrypts.
+ */
+export function mysqlSsl(details: ConnectionDetails): PoolOptions['ssl'] {
+  const mode = str(details, 'ssl-mode');
+  if (!flag(details, 'ssl') && !mode) return undefined;
+  if (mode === 'verify-full') return { rejectUnauthorized: true, verifyIdentity: true };
+  if (mode === 'verify-ca') return { rejectUnauthorized: true, verifyIdentity: false };
+  return { rejectUnauthorized: false };
+}
+
 export function mysqlPoolOptions(details: ConnectionDetails, connectTimeoutMs: number, maxConnections: number): PoolOptions {
   return {
     host: str(details, 'host') ?? 'localhost',
@@ -78,7 +91,7 @@ export function mysqlPoolOptions(details: ConnectionDetails, connectTimeoutMs: n
     database: str(details, 'dbname'),
     user: str(details, 'user'),
     password: str(details, 'password'),
-    ssl: flag(details, 'ssl') ? { rejectUnauthorized: false } : undefined,
+    ssl: mysqlSsl(details),
     connectionLimit: maxConnections,
     connectTimeout: connectTimeoutMs,
     charset: 'utf8mb4',

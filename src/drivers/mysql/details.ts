@@ -8,4 +8,6 @@ export const MYSQL_DETAILS: DetailSpec[] = [
   { name: 'user', kind: 'string', maxLength: 255 },
   { name: 'password', kind: 'password' },
   { name: 'ssl', kind: 'boolean', default: false },
+  // How much of the server's certificate to check (see ./connection.ts `mysqlSsl`).
+  { name: 'ssl-mode', kind: 'enum', values: ['require', 'verify-ca', 'verify-full'] },
 ];

@@ -14,12 +14,25 @@ import { introspectPostgres, listPostgresSchemas } from './introspect.js';
 
 const BATCH = 500;
 
-function sslOption(details: ConnectionDetails): pg.ClientConfig['ssl'] {
-  if (!flag(details, 'ssl')) return false;
-  const mode = str(details, 'ssl-mode') ?? 'require';
-  if (mode === 'allow') return false;
-  if (mode === 'verify-ca' || mode === 'verify-full') return { rejectUnauthorized: true };
-  return { rejectUnauthorized: false };
+/**
+ * TLS from `ssl` and `ssl-mode` (libpq's names). A mode that demands encryption (require, verify-ca, verify-full) is
+ * honoured whenever it is set, even without `ssl: true` — never a silent plain-text connection. `ssl: true` alone
+ * means require. verify-ca checks the certificate chain, verify-full the host name too; allow and prefer don't insist.
+ */
+export function sslOption(details: ConnectionDetails): pg.ClientConfig['ssl'] {
+  const mode = str(details, 'ssl-mode');
+  const demanded = mode === 'require' || mode === 'verify-ca' || mode === 'verify-full';
+  if (!demanded && !flag(details, 'ssl')) return false;
+  switch (mode ?? 'require') {
+    case 'allow':
+      return false;
+    case 'verify-ca':
+      return { rejectUnauthorized: true, checkServerIdentity: () => undefined };
+    case 'verify-full':
+      return { rejectUnauthorized: true };
+    default:
+      return { rejectUnauthorized: false };
+  }
 }
 
 export function postgresClientConfig(details: ConnectionDetails, connectTimeoutMs: number): pg.ClientConfig {
