@@ -8,7 +8,7 @@ import { s } from '../http/schema.js';
 import { isKnownEngine } from '../drivers/engines.js';
 import { ENGINE_MESSAGE } from '../databases/connection-test.js';
 import {
-  createDatabase, deleteDatabase, discardDatabaseValues, dismissSpinner, getDatabase, listDatabases, setPersistence, updateDatabase,
+  createDatabase, deleteDatabase, discardDatabaseValues, dismissSpinner, getDatabase, listDatabases, requestSchemaSync, setPersistence, updateDatabase,
   validateDetails, databaseOr404,
 } from '../databases/databases.js';
 import { autocomplete, databaseFields, databaseMetadata, idFields, listSchemas, schemaTables, syncableSchemas } from '../databases/metadata.js';
@@ -94,8 +94,8 @@ export function databaseRoutes(r: Routes) {
   });
 
   // The Saved Questions virtual database.
-  r.get('/api/database/-1337/schemas', {}, ({ ctx, caller }) => virtualSchemas(ctx, caller, 'any'));
-  r.get('/api/database/-1337/schema/:schema', { params: { schema: s.str() } }, ({ ctx, caller, params }) => virtualSchemaTables(ctx, caller, params.schema, 'any'));
+  r.get('/api/database/-1337/schemas', {}, ({ ctx, caller }) => virtualSchemas(ctx, caller, 'question'));
+  r.get('/api/database/-1337/schema/:schema', { params: { schema: s.str() } }, ({ ctx, caller, params }) => virtualSchemaTables(ctx, caller, params.schema, 'question'));
   r.get('/api/database/-1337/datasets', {}, ({ ctx, caller }) => virtualSchemas(ctx, caller, 'model'));
   r.get('/api/database/-1337/datasets/:schema', { params: { schema: s.str() } }, ({ ctx, caller, params }) => virtualSchemaTables(ctx, caller, params.schema, 'model'));
   r.get('/api/database/-1337/metadata', {}, ({ ctx, caller }) => virtualMetadata(ctx, caller));
@@ -158,8 +158,7 @@ export function databaseRoutes(r: Routes) {
   });
 
   r.post('/api/database/:id/sync_schema', { auth: 'admin', params: id }, async ({ ctx, params }) => {
-    await databaseOr404(ctx, params.id);
-    triggerSync(ctx, params.id, 'schema');
+    await requestSchemaSync(ctx, params.id);
     return { status: 'ok' };
   });
   r.post('/api/database/:id/rescan_values', { auth: 'admin', params: id }, async ({ ctx, params }) => {

@@ -14,7 +14,7 @@ import { readDetails, writeDetails, mergeSecrets } from './details.js';
 import { databaseJson, tableJson } from './json.js';
 import { hydrateFields } from './hydrate.js';
 import { defaultSchedules, scheduleToCron } from './schedules.js';
-import { closeConnection, loadDatabaseRow } from './connections.js';
+import { closeConnection, connectionFor, loadDatabaseRow } from './connections.js';
 import { driverOrFail, testConnection } from './connection-test.js';
 import { savedQuestionsDatabase } from './saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
@@ -183,7 +183,12 @@ export async function updateDatabase(ctx: AppContext, caller: Caller, id: number
     } catch {
       stored = {};
     }
-    const incoming = present.has('details') && input.details ? mergeSecrets(driver, input.details, stored) : stored;
+    // A partial details map changes only the keys it names (Metabase merges); null removes a key. Switching engines
+    // starts from the new details alone.
+    const sent = present.has('details') && input.details ? input.details : null;
+    const base: Record<string, unknown> = engine === row.engine ? { ...stored } : {};
+    if (sent) for (const [k, v] of Object.entries(sent)) v === null ? delete base[k] : (base[k] = v);
+    const incoming = sent ? mergeSecrets(driver, base, stored) : stored;
     const details = driver.normalizeDetails(incoming);
     if (JSON.stringify(details) !== JSON.stringify(stored) || engine !== row.engine) {
       await testConnection(ctx, driver, details);
@@ -213,7 +218,12 @@ export async function updateDatabase(ctx: AppContext, caller: Caller, id: number
   if (present.has('settings')) {
     const current = parseJson<Record<string, unknown>>(row.settings, {});
     for (const [k, v] of Object.entries(input.settings ?? {})) {
-      if (v === null) delete current[k];
+      // The model-persistence switch goes through the same checks as POST /persist.
+      if (k === PERSIST_SETTING && v !== null && v !== false) {
+        if (v !== true) throw badRequest(`${PERSIST_SETTING} must be true or false.`);
+        if (!current[k]) await checkPersistable(ctx, engine);
+      }
+      if (v === null || (k === PERSIST_SETTING && v === false)) delete current[k];
       else current[k] = v;
     }
     changes.settings = Object.keys(current).length ? JSON.stringify(current) : null;
@@ -251,25 +261,48 @@ export async function validateDetails(ctx: AppContext, engine: unknown, rawDetai
   return { valid: true };
 }
 
+/** POST /api/database/:id/dismiss_spinner: the initial sync counts as complete → `{"status": "ok"}`. */
 export async function dismissSpinner(ctx: AppContext, id: number) {
   await databaseOr404(ctx, id);
   const now = nowIso();
   await ctx.db.updateTable('metabase_database').set({ initial_sync_status: 'complete', updated_at: now }).where('id', '=', id).execute();
   await ctx.db.updateTable('metabase_table').set({ initial_sync_status: 'complete', updated_at: now }).where('db_id', '=', id).execute();
-  return { success: true };
+  return { status: 'ok' };
+}
+
+/**
+ * POST /api/database/:id/sync_schema: checks the database can be reached (else Metabase's 422 with the driver's
+ * message), then starts a schema sync in the background.
+ */
+export async function requestSchemaSync(ctx: AppContext, id: number): Promise<void> {
+  const { connection } = await connectionFor(ctx, id);
+  try {
+    await connection.test();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(422, error instanceof Error && error.message ? error.message : 'Unable to connect to database.');
+  }
+  triggerSync(ctx, id, 'schema');
+}
+
+const PERSIST_SETTING = 'persist-models-enabled';
+
+/** Model persistence needs the site-wide switch and an engine that can persist. */
+async function checkPersistable(ctx: AppContext, engine: string): Promise<void> {
+  if (!(await ctx.settings.getBoolean('persisted-models-enabled'))) throw badRequest('Persisting models is not enabled.');
+  if (!findDriver(engine)?.features.has('persist-models')) throw messageError(400, 'Persisting models is not supported by this database.');
 }
 
 /** Turns model persistence on or off for the database (the switch only; persisting models is done elsewhere). */
 export async function setPersistence(ctx: AppContext, id: number, enabled: boolean): Promise<void> {
   const row = await databaseOr404(ctx, id);
   const settings = parseJson<Record<string, unknown>>(row.settings, {});
-  if (Boolean(settings['persist-models-enabled']) === enabled) return;
+  if (Boolean(settings[PERSIST_SETTING]) === enabled) return;
   if (enabled) {
-    if (!(await ctx.settings.getBoolean('persisted-models-enabled'))) throw badRequest('Persisting models is not enabled.');
-    if (!findDriver(row.engine)?.features.has('persist-models')) throw messageError(400, 'Persisting models is not supported by this database.');
-    settings['persist-models-enabled'] = true;
+    await checkPersistable(ctx, row.engine);
+    settings[PERSIST_SETTING] = true;
   } else {
-    delete settings['persist-models-enabled'];
+    delete settings[PERSIST_SETTING];
   }
   await ctx.db
     .updateTable('metabase_database')

@@ -1,11 +1,13 @@
-// The "Saved Questions" virtual database (id -1337): saved questions and models shown as tables, grouped into
-// "schemas" by collection, so a question can start from another question. Reads cards (owned by src/cards)
+// The "Saved Questions" virtual database (id -1337): saved questions shown as tables, grouped into "schemas" by
+// collection, so a question can start from another question. Models are listed apart, under /datasets (as Metabase
+// does); `card__<id>` table metadata works for both. Reads cards (owned by src/cards)
 // without writing them; only cards the caller may read, and only once their result metadata is known.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { bool, parseJson } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { notFound } from '../http/errors.js';
 
 export const SAVED_QUESTIONS_ID = -1337;
 export const ROOT_SCHEMA = 'Everything else';
@@ -89,9 +91,9 @@ export function savedQuestionsShell(): Record<string, unknown> {
   return { id: SAVED_QUESTIONS_ID, name: 'Saved Questions', is_saved_questions: true, features: VIRTUAL_FEATURES };
 }
 
-/** The virtual database for `GET /api/database?saved=true`, or null when there are no saved questions. */
+/** The virtual database for `GET /api/database?saved=true` (questions only), or null when there are no saved questions. */
 export async function savedQuestionsDatabase(ctx: AppContext, caller: Caller, includeTables: boolean): Promise<Record<string, unknown> | null> {
-  const cards = await readableCards(ctx, caller);
+  const cards = await readableCards(ctx, caller, 'question');
   if (!cards.length) return null;
   const json = savedQuestionsShell();
   if (includeTables) json.tables = cards.map((c) => virtualTableJson(c));
@@ -103,13 +105,18 @@ export async function virtualSchemas(ctx: AppContext, caller: Caller, kind: 'que
   return [...new Set(cards.map((c) => c.schema))].sort();
 }
 
+/** The questions (or models) of one collection ("schema"); a collection name that doesn't exist is a 404. */
 export async function virtualSchemaTables(ctx: AppContext, caller: Caller, schema: string, kind: 'question' | 'model' | 'any') {
+  if (schema !== ROOT_SCHEMA) {
+    const collection = await ctx.db.selectFrom('collection').select('id').where('name', '=', schema).executeTakeFirst();
+    if (!collection) throw notFound();
+  }
   const cards = await readableCards(ctx, caller, kind);
   return cards.filter((c) => c.schema === schema).map((c) => virtualTableJson(c));
 }
 
 export async function virtualMetadata(ctx: AppContext, caller: Caller) {
-  const cards = await readableCards(ctx, caller);
+  const cards = await readableCards(ctx, caller, 'question');
   return { ...savedQuestionsShell(), tables: cards.map((c) => virtualTableJson(c, true)) };
 }
 

@@ -92,13 +92,16 @@ forEachAppDb('/api/database', (server) => {
     const noSchema = await user.get(`/api/database/${sample.id}/schema/`);
     assert.equal(noSchema.status, 200);
     assert.equal(noSchema.body.length, 8);
-    assert.deepEqual((await user.get(`/api/database/${sample.id}/schema/elsewhere`)).body, []);
+    // An unknown schema is a 404, here and on the Saved Questions database.
+    assert.equal((await user.get(`/api/database/${sample.id}/schema/elsewhere`)).status, 404);
+    assert.equal((await user.get('/api/database/-1337/schema/No such collection')).status, 404);
     // listing a database's schemas on the server side needs its "manage database" (details) permission
     assert.equal((await user.get(`/api/database/${sample.id}/syncable_schemas`)).status, 403);
     assert.deepEqual((await admin.get(`/api/database/${sample.id}/syncable_schemas`)).body, []);
     const fields = (await user.get(`/api/database/${sample.id}/fields`)).body;
     const total = fields.find((f: any) => f.name === 'TOTAL' && f.table_name === 'ORDERS');
-    assert.deepEqual(Object.keys(total).sort(), ['base_type', 'display_name', 'id', 'name', 'schema', 'semantic_type', 'table_name']);
+    assert.deepEqual(Object.keys(total).sort(), ['base_type', 'display_name', 'id', 'name', 'schema', 'semantic_type', 'table_id', 'table_name']);
+    assert.equal(total.table_id, tableOf(sample.metadata, 'ORDERS').id);
     const pks = (await user.get(`/api/database/${sample.id}/idfields`)).body;
     assert.equal(pks.length, 8);
     assert.ok(pks.every((f: any) => f.semantic_type === 'type/PK' && f.table.name));
@@ -127,6 +130,41 @@ forEachAppDb('/api/database', (server) => {
     assert.equal(md.id, -1337);
     assert.equal(md.is_saved_questions, true);
     assert.deepEqual(md.tables, []);
+  });
+
+  test('the Saved Questions virtual database lists questions; models are under /datasets', async () => {
+    const orders = tableOf(sample.metadata, 'ORDERS').id;
+    const made: number[] = [];
+    for (const type of ['question', 'model'] as const) {
+      const card = await admin.post('/api/card', {
+        name: `Virtual ${type}`, type, display: 'table', visualization_settings: {},
+        dataset_query: { database: sample.id, type: 'query', query: { 'source-table': orders, limit: 1 } },
+      });
+      assert.equal(card.status, 200, card.text);
+      made.push(card.body.id);
+      // result metadata comes from running the card
+      await admin.post(`/api/card/${card.body.id}/query`);
+    }
+    const [question, model] = made.map((id) => `card__${id}`);
+    const tables = async (path: string) => {
+      const out: string[] = [];
+      for (const schema of (await user.get(`/api/database/-1337/${path}`)).body) {
+        out.push(...(await user.get(`/api/database/-1337/${path === 'schemas' ? 'schema' : 'datasets'}/${encodeURIComponent(schema)}`)).body.map((t: any) => t.id));
+      }
+      return out;
+    };
+    const listed = (await user.get('/api/database', { query: { saved: 'true', include: 'tables' } })).body.data.find((d: any) => d.id === -1337);
+    assert.ok(listed, 'the virtual database is listed');
+    assert.ok(listed.tables.some((t: any) => t.id === question));
+    assert.ok(!listed.tables.some((t: any) => t.id === model), 'models are not saved questions');
+    assert.ok((await tables('schemas')).includes(question));
+    assert.ok(!(await tables('schemas')).includes(model));
+    assert.ok((await tables('datasets')).includes(model));
+    assert.ok(!(await tables('datasets')).includes(question));
+    const md = (await user.get('/api/database/-1337/metadata')).body.tables.map((t: any) => t.id);
+    assert.ok(md.includes(question) && !md.includes(model));
+    assert.equal((await user.get(`/api/table/${model}/query_metadata`)).status, 200, 'a model still reads as a table');
+    for (const id of made) await admin.delete(`/api/card/${id}`);
   });
 
   test('admin-only operations answer 403 to other users', async () => {
@@ -211,6 +249,19 @@ forEachAppDb('/api/database', (server) => {
     assert.deepEqual(settings.body.settings, { 'database-enable-actions': true });
     const cleared = await admin.put(`/api/database/${id}`, { settings: { 'database-enable-actions': null } });
     assert.equal(cleared.body.settings, null);
+    // The model-persistence switch as a setting goes through the same checks as POST /persist.
+    const persist = await admin.put(`/api/database/${id}`, { settings: { 'persist-models-enabled': true } });
+    assert.equal(persist.status, 400);
+    assert.match(persist.text, /not enabled/);
+    assert.equal((await admin.get(`/api/database/${id}`)).body.settings, null);
+    // A partial details map is merged into the stored one (Metabase merges).
+    const port = await admin.put(`/api/database/${id}`, { details: { port: samples.details.postgres.port } });
+    assert.equal(port.status, 200, port.text);
+    assert.equal(port.body.details.dbname, samples.details.postgres.dbname);
+    assert.equal(port.body.details.password, '**MetabasePass**');
+    const wrongPort = await admin.put(`/api/database/${id}`, { details: { port: 1 } });
+    assert.equal(wrongPort.status, 400);
+    assert.equal((await admin.get(`/api/database/${id}`)).body.details.port, samples.details.postgres.port);
     const broken = await admin.put(`/api/database/${id}`, { details: { ...created.body.details, dbname: 'no_such_database_here' } });
     assert.equal(broken.status, 400);
     assert.match(broken.body.message, /does not exist/);
@@ -247,7 +298,18 @@ forEachAppDb('/api/database', (server) => {
       assert.deepEqual(response.body, { status: 'ok' });
       assert.equal((await admin.post(`/api/database/999999/${action}`)).status, 404);
     }
-    assert.deepEqual((await admin.post(`/api/database/${sample.id}/dismiss_spinner`)).body, { success: true });
+    assert.deepEqual((await admin.post(`/api/database/${sample.id}/dismiss_spinner`)).body, { status: 'ok' });
+    // sync_schema first checks the database can be reached: Metabase's 422 with the driver's message.
+    const file = join(dir, 'vanishing.sqlite');
+    copyFileSync(String(samples.details.sqlite.db), file);
+    const vanishing = await admin.post('/api/database', { engine: 'sqlite', name: 'Vanishing', details: { db: file } });
+    await waitForSync(admin, vanishing.body.id);
+    rmSync(file);
+    await admin.put(`/api/database/${vanishing.body.id}`, { description: 'gone' });
+    const unreachable = await admin.post(`/api/database/${vanishing.body.id}/sync_schema`);
+    assert.equal(unreachable.status, 422, unreachable.text);
+    assert.match(unreachable.text, /does not exist/);
+    await admin.delete(`/api/database/${vanishing.body.id}`);
     assert.equal((await admin.post('/api/database/999999/dismiss_spinner')).status, 404);
   });
 

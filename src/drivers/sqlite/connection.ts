@@ -3,6 +3,7 @@
 // the main thread (they are quick).
 
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
@@ -86,6 +87,8 @@ export class SqliteConnection implements DriverConnection {
   }
 
   async test(): Promise<void> {
+    // An open handle outlives its file: check the file is still there.
+    if (this.handle && this.file && !existsSync(this.file)) throw new ConnectionError(`Database file "${this.file}" does not exist.`, 'db');
     this.db();
   }
 
