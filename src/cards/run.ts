@@ -117,13 +117,14 @@ export async function runCardPivot(ctx: AppContext, caller: Caller, reply: Fasti
   });
 }
 
-// `result_metadata` of a card saved without one: run its query for a single row and keep the columns' metadata.
+// `result_metadata` of a card saved without one: run its query as the UI would (the default row limits) and keep the
+// columns' metadata, whose fingerprints describe those rows (one row would give min = max, distinct-count 1, and
+// binning on the card's columns would have no range).
 setResultMetadataProvider(async (ctx, caller, datasetQuery) => {
   const result = await runQueryToMemory(ctx, {
     query: datasetQuery,
     caller,
     context: 'question',
-    constraints: { 'max-results': 1, 'max-results-bare-rows': 1 },
   });
   if (result.status !== 'completed') return null;
   const metadata = (result.data.results_metadata as { columns?: unknown[] } | undefined)?.columns;

@@ -60,6 +60,44 @@ forEachAppDb('saved sources', (server: () => TestServer) => {
     assert.equal(title.description, 'What we call it');
   });
 
+  test('a source-field ref to a column the source already has reads that column (no second join)', async () => {
+    const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
+    const byCategory = await card('Orders by product category', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [category] }));
+    const r = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${byCategory.id}`, fields: [category, ['field', 'count', { 'base-type': 'type/BigInteger' }]], filter: ['=', category, 'Widget'] } });
+    assert.equal(r.data.rows.length, 1);
+    assert.equal(r.data.rows[0][0], 'Widget');
+    assert.equal(r.data.cols[0].display_name, 'Product → Category');
+    const direct = await rows(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], filter: ['=', category, 'Widget'] }));
+    assert.equal(r.data.rows[0][1], direct.data.rows[0][0]);
+    assert.doesNotMatch(r.data.native_form.query, /JOIN[\s\S]*JOIN/);
+    // Nested source queries the same; a field through another FK of the outer stage still joins.
+    const nested = await rows(w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'USER_ID'), category] }, aggregation: [['count']], breakout: [category], filter: ['=', category, 'Gizmo'] }));
+    assert.deepEqual(nested.data.rows.map((x: unknown[]) => x[0]), ['Gizmo']);
+    const both = await rows(w.mbql({ 'source-query': { 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'USER_ID'), category] }, aggregation: [['count']], breakout: [category, w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE')], limit: 1 }));
+    assert.equal(both.data.rows[0].length, 3);
+  });
+
+  test('binning a column of a saved question or a native source uses the source’s fingerprint', async () => {
+    const prices = await card('Product prices', w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'PRICE')] }));
+    // The card's result_metadata fingerprint describes its rows, not the first one.
+    const meta = (await admin.get(`/api/card/${prices.id}`)).body.result_metadata;
+    const price = meta.find((m: any) => m.name === 'PRICE');
+    assert.ok(price.fingerprint.global['distinct-count'] > 100, JSON.stringify(price.fingerprint));
+    assert.ok(price.fingerprint.type['type/Number'].min < price.fingerprint.type['type/Number'].max);
+    const binned = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${prices.id}`, aggregation: [['count']], breakout: [['field', 'PRICE', { 'base-type': 'type/Float', binning: { strategy: 'num-bins', 'num-bins': 10 } }]] } });
+    const direct = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'num-bins', 'num-bins': 10 } })] }));
+    assert.deepEqual(binned.data.rows, direct.data.rows);
+    assert.equal(binned.data.cols[0].binning_info.num_bins, 10);
+    // By field id too.
+    const byId = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${prices.id}`, aggregation: [['count']], breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'num-bins', 'num-bins': 10 } })] } });
+    assert.deepEqual(byId.data.rows, direct.data.rows);
+    // A native saved question: its result_metadata has fingerprints too.
+    const native = await card('Native prices', w.native('SELECT "ID", "PRICE" FROM "PRODUCTS"'));
+    const nativeBinned = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${native.id}`, aggregation: [['count']], breakout: [['field', 'PRICE', { 'base-type': 'type/Float', binning: { strategy: 'bin-width', 'bin-width': 25 } }]] } });
+    const directWidth = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'bin-width', 'bin-width': 25 } })] }));
+    assert.deepEqual(nativeBinned.data.rows, directWidth.data.rows);
+  });
+
   test('a join to a saved question', async () => {
     const reviews = await card('Review stats', w.mbql({ 'source-table': w.t('REVIEWS'), aggregation: [['count']], breakout: [w.f('REVIEWS', 'PRODUCT_ID')] }));
     const r = await rows(w.mbql({

@@ -1,8 +1,13 @@
 // Numeric binning (reference §5.4): from the field's fingerprint min/max to "nice" bins — a bin width of 1, 1.25, 2,
 // 2.5, 3, 5, 7.5 or 10 times a power of ten, with bounds on multiples of it — so that bins read well on a chart.
 
-import type { FieldMeta } from '../metadata.js';
 import { invalidQuery } from '../errors.js';
+
+/** What binning needs to know of the column: its semantic type (coordinates bin by degrees) and name. */
+export interface BinnedColumn {
+  semantic_type?: string | null;
+  display_name?: string;
+}
 
 export interface BinningInfo {
   binning_strategy: 'num-bins' | 'bin-width' | 'default';
@@ -36,20 +41,22 @@ function bounds(min: number, max: number, width: number): [number, number] {
   return [Math.floor(min / width) * width, Math.ceil(max / width) * width];
 }
 
-function isCoordinate(field: FieldMeta | null): boolean {
+function isCoordinate(field: BinnedColumn | null): boolean {
   const s = field?.semantic_type;
   return s === 'type/Latitude' || s === 'type/Longitude' || s === 'type/Coordinate';
 }
 
-export function fingerprintRange(field: FieldMeta | null): { min: number; max: number } | null {
-  const number = field?.fingerprint?.type?.['type/Number'] as { min?: unknown; max?: unknown } | undefined;
+/** The min and max of a fingerprint (a field's, or a result_metadata column's), if it has them. */
+export function fingerprintRange(fingerprint: unknown): { min: number; max: number } | null {
+  const type = (fingerprint as { type?: Record<string, unknown> } | null | undefined)?.type;
+  const number = type?.['type/Number'] as { min?: unknown; max?: unknown } | undefined;
   if (!number || typeof number.min !== 'number' || typeof number.max !== 'number') return null;
   return { min: number.min, max: number.max };
 }
 
 export function resolveBinning(
   binning: { strategy: string; 'num-bins'?: number; 'bin-width'?: number },
-  field: FieldMeta | null,
+  field: BinnedColumn | null,
   range: { min: number; max: number } | null,
   settings: BinningSettings,
 ): BinningInfo {
@@ -85,7 +92,7 @@ export function resolveBinning(
   return { binning_strategy: strategy, bin_width: info.width, num_bins: info.bins, min_value: info.min, max_value: info.max };
 }
 
-export function binningDisplaySuffix(info: BinningInfo, field: FieldMeta | null): string {
+export function binningDisplaySuffix(info: BinningInfo, field: BinnedColumn | null): string {
   if (info.binning_strategy === 'default') return 'Auto binned';
   if (info.binning_strategy === 'num-bins') return `${info.num_bins} bins`;
   return isCoordinate(field) ? `${info.bin_width}°` : `${info.bin_width}`;

@@ -302,8 +302,11 @@ export class StageCompiler {
     if (opts.binning) {
       const already = resolved.column?.binning_info;
       if (already && already.binning_strategy === opts.binning.strategy) return { sql: resolved.sql, type: resolved.baseType, resolved, binning: already };
-      const field = resolved.field;
-      const info = resolveBinning(opts.binning, field, fingerprintRange(field), this.options.binning);
+      // A column of a saved question or native source is binned by the fingerprint of the source's result_metadata
+      // (what the source returns, e.g. a filtered question); a table's column by its field's fingerprint.
+      const column = resolved.column;
+      const range = fingerprintRange(column?.overrides?.fingerprint) ?? fingerprintRange(resolved.field?.fingerprint);
+      const info = resolveBinning(opts.binning, binnedColumn(resolved), range, this.options.binning);
       const w = param(info.bin_width, 'float');
       const lo = param(info.min_value, 'float');
       const x = this.dialect.castToFloat(resolved.sql);
@@ -361,7 +364,7 @@ export class StageCompiler {
     const field = r.field;
     let display = r.displayName;
     if (value.unit && value.unit !== 'default') display = `${display}: ${unitDisplayName(value.unit)}`;
-    if (value.binning) display = `${display}: ${binningDisplaySuffix(value.binning, field)}`;
+    if (value.binning) display = `${display}: ${binningDisplaySuffix(value.binning, binnedColumn(r))}`;
     const bucketedToNumber = value.unit && isExtractionUnit(value.unit);
     const type = value.type;
     const col: StageColumn = {
@@ -620,6 +623,11 @@ export class StageCompiler {
     outer.offset = offset;
     return outer;
   }
+}
+
+/** The semantic type and name binning looks at: the field's, else the source column's. */
+function binnedColumn(r: ResolvedField): { semantic_type: string | null; display_name: string } {
+  return { semantic_type: r.field?.semantic_type ?? r.column?.semantic_type ?? null, display_name: r.field?.display_name ?? r.displayName };
 }
 
 export function hasParams(fragment: Sql): boolean {

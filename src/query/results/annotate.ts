@@ -144,8 +144,11 @@ class FingerprintBuilder {
   }
 }
 
-/** Fingerprints describe the first rows of a result (Metabase samples too); beyond that rows cost nothing. */
-const FINGERPRINT_ROWS = 1000;
+/**
+ * Fingerprints describe the rows read — every row of an API result (at most 10,000) — so that binning on a saved
+ * question's columns sees the real range. Beyond that (internal runs of big results) rows cost nothing more.
+ */
+const FINGERPRINT_ROWS = 10_000;
 
 export class ResultsMetadataBuilder {
   private readonly builders: FingerprintBuilder[];
