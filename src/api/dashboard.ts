@@ -73,7 +73,7 @@ const dashcard = s.object({
   dashboard_tab_id: maybeKey(s.int()),
   parameter_mappings: maybeKey(s.array(parameterMapping)),
   visualization_settings: maybeKey(s.map()),
-  series: maybeKey(s.array(s.check<{ id: number }>('series must be a map with an :id', (v) => isMap(v) && Number.isInteger(v.id)))),
+  series: maybeKey(s.array(s.check<{ id: number }>('series must be a map with an :id greater than zero', (v) => isMap(v) && Number.isInteger(v.id) && (v.id as number) > 0))),
   inline_parameters: maybeKey(s.array(s.any())),
 });
 const tab = s.object({ id: s.int(), name: s.nbstr() });

@@ -16,6 +16,7 @@ import type { CollectionAccess } from '../permissions/collections.js';
 import { cardsByIds, type CardRow } from '../cards/store.js';
 import { canQuery } from '../cards/data-access.js';
 import { dashcardsOf, seriesOf, tabsOf, type DashcardRow } from './store.js';
+import { checkNewMappingTargets } from './mapping-targets.js';
 
 type Obj = Record<string, unknown>;
 
@@ -81,7 +82,8 @@ function tableNameOf(card: CardRow, tables: Map<number, string>): string {
 
 /**
  * The checks of an edit, against the current layout: cards added to the dashboard (or swapped in) must exist, be
- * readable and not archived, and not be another dashboard's question; series cards must exist and be readable; action
+ * readable and not archived, and not be another dashboard's question; series cards must exist, be readable and not archived,
+ * nor be another dashboard's question; new filter mappings need a usable target (400); action
  * buttons need an existing action whose model is readable; new or changed filter mappings need data permission on
  * the card's table.
  */
@@ -104,6 +106,7 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
       for (const id of seriesIds(dc.series)) if (!before.has(id)) addedSeries.add(id);
     }
     const mappings = dc.parameter_mappings ?? [];
+    checkNewMappingTargets(mappings, existing ? parseJson<unknown[]>(existing.parameter_mappings, []) : []);
     const mappingsChanged = !existing || (dc.parameter_mappings !== undefined && !sameJson(parseJson(existing.parameter_mappings, []), mappings)) || existing.card_id !== cardId;
     if (mappingsChanged) {
       for (const mapping of mappings) {
@@ -134,6 +137,10 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
     const card = cards.get(id);
     if (!card) throw notFound();
     access.checkRead(card.collection_id);
+    if (bool(card.archived)) throw archivedError();
+    if (card.dashboard_id !== null && card.dashboard_id !== dashboardId) {
+      throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
+    }
   }
   const tableIds = [...new Set(mappingChecks.map((m) => cards.get(m.cardId)?.table_id).filter((id): id is number => typeof id === 'number'))];
   const tables = new Map(

@@ -219,6 +219,96 @@ forEachAppDb('dashboards', (server) => {
     assert.equal(missing.status, 404);
   });
 
+  test('series ids must be positive; archived cards and other dashboards’ questions cannot be overlaid', async () => {
+    const [main, overlay, archived] = await Promise.all([createCard(admin, data), createCard(admin, data), createCard(admin, data)]);
+    assert.equal((await admin.put(`/api/card/${archived.id}`, { archived: true })).status, 200);
+    const home = await createDashboard(admin);
+    const question = await createCard(admin, data, { dashboard_id: home.id });
+    const d = await createDashboard(admin);
+    for (const id of [-3, 0]) {
+      const r = await admin.put(`/api/dashboard/${d.id}`, { dashcards: [newDashcard(-1, main.id, { series: [{ id }] })] });
+      assert.equal(r.status, 400, `series id ${id}`);
+      assert.ok(JSON.stringify(r.body['specific-errors']).includes('greater than zero'), r.text);
+    }
+    const withArchived = await admin.put(`/api/dashboard/${d.id}`, { dashcards: [newDashcard(-1, main.id, { series: [{ id: overlay.id }, { id: archived.id }] })] });
+    assert.equal(withArchived.status, 404);
+    assert.equal(withArchived.body.error_code, 'archived');
+    const withQuestion = await admin.put(`/api/dashboard/${d.id}`, { dashcards: [newDashcard(-1, main.id, { series: [{ id: question.id }] })] });
+    assert.equal(withQuestion.status, 400);
+    assert.deepEqual((await getDashboard(admin, d.id)).dashcards, [], 'nothing applied');
+    // a series card archived after it was added doesn't block later edits of its dashcard
+    const placed = await putLayout(admin, d.id, [newDashcard(-1, main.id, { series: [{ id: overlay.id }] })]);
+    assert.equal((await admin.put(`/api/card/${overlay.id}`, { archived: true })).status, 200);
+    await putLayout(admin, d.id, [asInput(placed.dashcards[0], { col: 2, series: [{ id: overlay.id }] })]);
+  });
+
+  test('filter mappings need a usable target: 400 with a clear message, nothing applied; valid forms are kept', async () => {
+    const card = await createCard(admin, data);
+    const d = await createDashboard(admin, { parameters: [{ id: 'p1', type: 'category', name: 'C', slug: 'c' }] });
+    const mapping = (target: unknown) => ({ parameter_id: 'p1', card_id: card.id, target });
+    const malformed = [
+      'x',
+      null,
+      ['dimension'],
+      { a: 1 },
+      ['dimension', ['template-tag', null]],
+      ['dimension', ['field', { a: 1 }, null]],
+      ['dimension', ['field', 1, null], 'options'],
+      ['variable', ['field', 1, null]],
+      ['text-tag'],
+      ['filter', ['field', 1, null]],
+    ];
+    for (const target of malformed) {
+      const r = await admin.put(`/api/dashboard/${d.id}`, { name: 'not applied', dashcards: [newDashcard(-1, card.id, { parameter_mappings: [mapping(target)] })] });
+      assert.equal(r.status, 400, JSON.stringify(target));
+      assert.match(r.text, /^Parameter "p1": Invalid parameter mapping target .*: a target is \["dimension"/, r.text);
+    }
+    const unchanged = await getDashboard(admin, d.id);
+    assert.equal(unchanged.name, d.name);
+    assert.deepEqual(unchanged.dashcards, []);
+    const valid = [
+      ['dimension', ['field', 1, null]],
+      ['dimension', ['field', 1, { 'base-type': 'type/Integer' }], { 'stage-number': 0 }],
+      ['dimension', ['field', 'TOTAL', { 'base-type': 'type/Float' }]],
+      ['dimension', ['expression', 'Profit']],
+      ['dimension', ['template-tag', 'category']],
+      ['dimension', ['template-tag', { id: 'a1b2' }]],
+      ['variable', ['template-tag', 'category']],
+    ];
+    const got = await putLayout(admin, d.id, [
+      newDashcard(-1, card.id, { parameter_mappings: valid.map(mapping) }),
+      newDashcard(-2, null, { row: 4, visualization_settings: { text: 'Hi {{c}}', virtual_card: { display: 'text' } }, parameter_mappings: [{ parameter_id: 'p1', target: ['text-tag', 'c'] }] }),
+    ]);
+    assert.deepEqual(got.dashcards.find((dc: any) => dc.card_id === card.id).parameter_mappings, valid.map(mapping));
+    // a mapping stored before the check (sent back as it is) doesn't block other edits; changing it does
+    const dc = got.dashcards.find((x: any) => x.card_id === card.id);
+    const legacy = [mapping(['dimension', ['field', { a: 1 }, null]])];
+    await server().ctx.db.updateTable('report_dashboardcard').set({ parameter_mappings: JSON.stringify(legacy) }).where('id', '=', dc.id).execute();
+    await putLayout(admin, d.id, [asInput(dc, { parameter_mappings: legacy, col: 3 })]);
+    const changed = await admin.put(`/api/dashboard/${d.id}`, { dashcards: [asInput(dc, { parameter_mappings: [...legacy, mapping('y')] })] });
+    assert.equal(changed.status, 400);
+  });
+
+  test('a filter mapping needs data permissions on the card’s table: 403 with Metabase’s message', async () => {
+    const restricted = await registerDatabase(server(), 'Restricted DB');
+    const { revision } = (await admin.get('/api/permissions/graph')).body;
+    const graph = await admin.put('/api/permissions/graph', { revision, groups: { 1: { [restricted.databaseId]: { 'create-queries': 'no' } } } }, { query: { 'skip-graph': 'true' } });
+    assert.equal(graph.status, 200, graph.text);
+    const card = await createCard(admin, restricted);
+    const { client: user } = await createUserClient(server(), admin);
+    const d = await createDashboard(user, { parameters: [{ id: 'p1', type: 'category', name: 'C', slug: 'c' }] });
+    const placed = await putLayout(user, d.id, [newDashcard(-1, card.id)]);
+    const mapping = { parameter_id: 'p1', card_id: card.id, target: ['dimension', ['field', 1, null]] };
+    const refused = await user.put(`/api/dashboard/${d.id}`, { dashcards: [asInput(placed.dashcards[0], { parameter_mappings: [mapping] })] });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.text, 'You must have data permissions to add a parameter referencing the Table "ORDERS".');
+    assert.deepEqual((await getDashboard(user, d.id)).dashcards[0].parameter_mappings, []);
+    // an admin may wire it; the user may then move the card without touching the mapping
+    await putLayout(admin, d.id, [asInput(placed.dashcards[0], { parameter_mappings: [mapping] })]);
+    const moved = await putLayout(user, d.id, [asInput((await getDashboard(user, d.id)).dashcards[0], { col: 6 })]);
+    assert.deepEqual(moved.dashcards[0].parameter_mappings, [mapping]);
+  });
+
   test('dashcards keep parameter_mappings, visualization_settings and inline_parameters', async () => {
     const card = await createCard(admin, data);
     const d = await createDashboard(admin, { parameters: [{ id: 'p1', type: 'category', name: 'C', slug: 'c' }] });
@@ -337,6 +427,37 @@ forEachAppDb('dashboards', (server) => {
     const onlyMine = (await user.get('/api/dashboard', { query: { f: 'mine' } })).body;
     assert.deepEqual(onlyMine.map((x: any) => x.id), [mine.id]);
     assert.equal((await user.get('/api/dashboard', { query: { f: 'nope' } })).status, 400);
+  });
+
+  test('GET /api/dashboard?f=archived lists the archived dashboards the caller can read, and only those', async () => {
+    const { client: user } = await createUserClient(server(), admin);
+    const secret = await createCollection(admin);
+    const groups = (await admin.get('/api/permissions/group')).body;
+    const allUsers = groups.find((g: any) => g.name === 'All Users');
+    const graph = (await admin.get('/api/collection/graph')).body;
+    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
+    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    const [mine, theirs, hidden, live] = [
+      await createDashboard(user, { name: uniqueName('zz archived mine') }),
+      await createDashboard(admin, { name: uniqueName('ZZ archived admin') }),
+      await createDashboard(admin, { name: uniqueName('zz archived hidden'), collection_id: secret.id }),
+      await createDashboard(user, { name: uniqueName('zz live') }),
+    ];
+    for (const d of [mine, theirs, hidden]) assert.equal((await admin.put(`/api/dashboard/${d.id}`, { archived: true })).status, 200);
+    const listed = (await user.get('/api/dashboard', { query: { f: 'archived' } })).body;
+    const ids = listed.map((x: any) => x.id);
+    assert.ok(ids.includes(mine.id) && ids.includes(theirs.id));
+    assert.ok(!ids.includes(hidden.id), 'not in a collection the caller cannot read');
+    assert.ok(!ids.includes(live.id), 'only archived dashboards');
+    assert.ok(listed.every((x: any) => x.archived === true));
+    const names = listed.map((x: any) => x.name.toLowerCase());
+    assert.deepEqual(names, [...names].sort(), 'sorted by lower-case name');
+    const entry = listed.find((x: any) => x.id === theirs.id);
+    assert.equal(entry.creator.id, theirs.creator_id);
+    assert.ok(entry['last-edit-info']);
+    assert.ok((await admin.get('/api/dashboard', { query: { f: 'archived' } })).body.some((x: any) => x.id === hidden.id), 'admins see all');
+    const all = (await user.get('/api/dashboard', { query: { f: 'all' } })).body.map((x: any) => x.id);
+    assert.ok(all.includes(live.id) && !all.includes(mine.id), 'f=all leaves archived dashboards out');
   });
 
   // ----- permissions ----------------------------------------------------------------------------------------------------
