@@ -18,12 +18,14 @@ import { slugify } from '../util/slug.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { cardsByIds, datasetQueryOf, type CardRow } from '../cards/store.js';
 import { cardRunParameters } from '../cards/run.js';
-import { runQuery, type ExportFormat, type QueryRequest } from '../query/index.js';
+import { QueryError, runQuery, type ExportFormat, type QueryRequest } from '../query/index.js';
+import { replyWithQueryError } from '../query/run.js';
 import { runPivotQuery } from '../query/pivot.js';
 import { deepEqual } from '../query/mbql/clauses.js';
 import { readableDashboard } from './dashboards.js';
 import { dashcardsOf, mappingsOf, parametersOf, seriesOf, vizSettingsOf, type DashboardRow, type DashcardRow } from './store.js';
 import { dashcardQueryParameters, rememberParameterValues } from './parameters.js';
+import { dashcardParameterProblem } from './mapping-targets.js';
 import { dashcardAction } from '../actions/dashcards.js';
 import { actionFormValues, executeAction } from '../actions/run.js';
 import type { ActionRow } from '../actions/store.js';
@@ -121,8 +123,12 @@ function requestedParameters(value: unknown): Obj[] {
     }
   }
   if (list === null || list === undefined) return [];
-  if (!Array.isArray(list)) throw new ApiError(400, { errors: { parameters: 'nullable sequence of parameter must be a map with :id and :type keys' } });
-  return list.filter((p): p is Obj => p !== null && typeof p === 'object' && !Array.isArray(p));
+  // every parameter names the dashboard filter it is a value of
+  const isParameter = (p: unknown): p is Obj => p !== null && typeof p === 'object' && !Array.isArray(p) && typeof (p as Obj).id === 'string' && (p as Obj).id !== '';
+  if (!Array.isArray(list) || !list.every(isParameter)) {
+    throw new ApiError(400, { errors: { parameters: 'nullable sequence of parameter must be a map with :id and :type keys' } });
+  }
+  return list;
 }
 
 /** The pivot table's rows and columns (breakout indexes) from the card's visualization settings. */
@@ -157,8 +163,12 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
   loaded.access.checkRead(card.collection_id);
 
   const requested = requestedParameters(options.parameters);
-  const parameters = runParameters(card, dashcard, dashcardQueryParameters(loaded.dashboard.id, parametersOf(loaded.dashboard), dashcard, card.id, requested));
-  if (!options.exportFormat && requested.length) await rememberParameterValues(ctx, caller.user.id, loaded.dashboard.id, requested);
+  const definitions = parametersOf(loaded.dashboard);
+  const mapped = dashcardQueryParameters(loaded.dashboard.id, definitions, dashcard, card.id, requested);
+  const parameters = runParameters(card, dashcard, mapped);
+  // a value that is no value, or a filter wired here through a malformed target: a failed query, not an unfiltered one
+  const problem = dashcardParameterProblem(requested, definitions, mapped);
+  if (!problem && !options.exportFormat && requested.length) await rememberParameterValues(ctx, caller.user.id, loaded.dashboard.id, requested);
 
   const format = options.exportFormat;
   const request: QueryRequest = {
@@ -177,6 +187,7 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
         }
       : {}),
   };
+  if (problem) return replyWithQueryError(ctx, reply, request, new QueryError('invalid-parameter', problem));
   const query = request.query as { type?: string };
   if (options.pivot && query.type === 'query') return runPivotQuery(ctx, reply, { ...request, pivot: pivotSplit(card) });
   return runQuery(ctx, reply, request);

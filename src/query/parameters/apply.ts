@@ -34,7 +34,8 @@ export function parameterFilter(field: Clause, type: string, value: unknown, sta
   }
   if (t === 'date/single' && isFieldRef(field)) return dateParameterFilter(field, values[0], startOfWeek);
   const numberish = t.startsWith('number');
-  const vals = numberish ? values.map(numeric) : values;
+  // a missing bound of a range is open: [10, null] means ">= 10"
+  const vals = numberish ? values.map((v) => (t === 'number/between' && v === null ? null : numeric(v))) : values;
   const ci = { 'case-sensitive': options?.['case-sensitive'] === true };
   switch (t) {
     case 'number/!=':
@@ -42,6 +43,7 @@ export function parameterFilter(field: Clause, type: string, value: unknown, sta
       return ['!=', field, ...vals];
     case 'number/between':
       if (vals.length < 2) throw invalidParameter('number/between needs two values.');
+      if (vals[0] === null && vals[1] === null) return null;
       if (vals[0] === null) return ['<=', field, vals[1]];
       if (vals[1] === null) return ['>=', field, vals[0]];
       return ['between', field, vals[0], vals[1]];
