@@ -3,8 +3,9 @@
 // other parameters ("chain filters", `?<other parameter id>=value`). Constraints on fields of other tables are
 // reached by joining along foreign keys (the shortest path, either direction); a constraint with no path is left out.
 //
-// Without constraints a field keeping a list of values answers from its cached field values; otherwise one DISTINCT
-// query per field runs through the query engine. At most 1,000 values, with `has_more_values`.
+// Without constraints a field keeping a list of values answers from its cached field values (when complete, for a
+// search); otherwise one DISTINCT query per field runs through the query engine, the search text filtering in SQL
+// (non-text values compared as text). At most 1,000 values, with `has_more_values`.
 //
 // GET /api/dashboard/params/valid-filter-fields tells which filtering fields could narrow a filtered field.
 
@@ -107,7 +108,6 @@ export function joinPath(graph: Map<number, Edge[]>, from: number, to: number): 
 // ----- values of one field ---------------------------------------------------------------------------------------
 
 const NUMERIC = /^type\/(Integer|BigInteger|Float|Decimal|Number|Currency)$/;
-const TEXT = /^type\/(Text|TextLike|PostgresEnum|MySQLEnum|UUID)/;
 
 function typeOf(field: FieldRow): string {
   return field.effective_type ?? field.base_type;
@@ -179,8 +179,9 @@ async function distinctValues(
     parameters.push({ type: c.type, value: typedValue(c.value, f), target: ['dimension', ['field', f!.id, alias ? { 'join-alias': alias } : null]] });
   }
   const filters: Clause[] = [['not-null', ref]];
-  const searchable = search !== null && (labelRef !== null || TEXT.test(typeOf(field)));
-  if (search !== null && searchable) filters.push(['contains', labelRef ?? ref, search, { 'case-sensitive': false }]);
+  // Search runs in the database: on the label, or the value itself — numbers and other non-text values compared as
+  // their text (2499 found by "249"), as Metabase searches them.
+  if (search !== null) filters.push(['contains', labelRef ?? ref, search, { 'case-sensitive': false }]);
   const limit = VALUES_LIMIT + 1;
   const result = await runQueryToMemory(ctx, {
     query: {
@@ -207,8 +208,7 @@ async function distinctValues(
     if (result.error_type === 'missing-required-permissions') throw forbidden();
     throw new ApiError(400, { message: String(result.error ?? 'Error running query') });
   }
-  let pairs = result.data.rows.map((r) => (labelRef ? [r[0], r[1]] : [r[0]]));
-  if (search !== null && !searchable) pairs = pairs.filter((p) => matches(p, search));
+  const pairs = result.data.rows.map((r) => (labelRef ? [r[0], r[1]] : [r[0]]));
   return { values: pairs.slice(0, VALUES_LIMIT), has_more_values: result.data.rows.length > VALUES_LIMIT };
 }
 
@@ -238,8 +238,9 @@ export async function chainFilterValues(ctx: AppContext, caller: Caller | null, 
       .map((c) => ({ ...c, fieldIds: c.fieldIds.filter((id) => fields.has(id) && tables.get(fields.get(id)!.table_id) === databaseId) }))
       .filter((c) => c.fieldIds.length);
     const stored = cached.get(field.id);
+    // cached values answer when they are all the values there are (a search can't miss any)
     const result =
-      own.length === 0 && stored && !labels.has(field.id)
+      own.length === 0 && stored && !labels.has(field.id) && (search === null || !stored.hasMoreValues)
         ? { values: valuePairs(stored).filter((p) => matches(p, search)), has_more_values: stored.hasMoreValues }
         : await distinctValues(ctx, caller, field, databaseId, labels.get(field.id) ?? null, own, fields, search);
     more ||= result.has_more_values;

@@ -74,6 +74,7 @@ forEachAppDb('dashboard filter values', (server) => {
         { id: 'static', name: 'Fruit', slug: 'fruit', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['apple', 'banana', ['cherry', 'Cherry!']] } },
         { id: 'fromcard', name: 'From card', slug: 'from_card', type: 'category', values_source_type: 'card', values_source_config: { card_id: source.id, value_field: ['field', 'CATEGORY', { 'base-type': 'type/Text' }] } },
         { id: 'unwired', name: 'Unwired', slug: 'unwired', type: 'category' },
+        { id: 'person', name: 'Person', slug: 'person', type: 'id', sectionId: 'id' },
       ],
     });
     const m = (parameterId: string, cardId: number, target: unknown) => ({ parameter_id: parameterId, card_id: cardId, target });
@@ -83,6 +84,7 @@ forEachAppDb('dashboard filter values', (server) => {
           m('state', people.id, ['dimension', field('PEOPLE', 'STATE')]),
           m('source', people.id, ['dimension', field('PEOPLE', 'SOURCE')]),
           m('name', people.id, ['dimension', field('PEOPLE', 'NAME')]),
+          m('person', people.id, ['dimension', field('PEOPLE', 'ID')]),
         ],
       }),
       newDashcard(-2, orders.id, {
@@ -153,6 +155,30 @@ forEachAppDb('dashboard filter values', (server) => {
     assert.deepEqual(found, twitter.filter((s) => String(s).toLowerCase().includes('n')));
     const categories = (await admin.get(`/api/dashboard/${dashboard.id}/params/category/search/GIZ`)).body;
     assert.deepEqual(categories.values, [['Gizmo']]);
+  });
+
+  test('search on a number field runs in the database: every match, not only those among the first thousand', async () => {
+    const search = async (text: string, query: Record<string, string> = {}) => {
+      const r = await admin.get(`/api/dashboard/${dashboard.id}/params/person/search/${text}`, { query });
+      assert.equal(r.status, 200, r.text);
+      return r.body;
+    };
+    /** PEOPLE ids whose digits contain `text`, straight from SQL. */
+    const idsContaining = async (text: string, where = '1 = 1') => {
+      const sql = `SELECT ID FROM PEOPLE WHERE CAST(ID AS TEXT) LIKE '%${text}%' AND ${where} ORDER BY ID`;
+      const r = await admin.post('/api/dataset', { database: sample.id, type: 'native', native: { query: sql } });
+      assert.equal(r.body.status, 'completed', JSON.stringify(r.body.error));
+      return r.body.data.rows.map((row: number[]) => row[0]);
+    };
+    assert.deepEqual(await search('2499'), { values: [[2499]], has_more_values: false });
+    const found = (await search('249')).values.map((v: unknown[]) => v[0]);
+    assert.deepEqual(found, await idsContaining('249'));
+    assert.ok(found.includes(249) && found.includes(2490));
+    // narrowed by another filter as well
+    const inTexas = (await search('1', { state: 'TX' })).values.map((v: unknown[]) => v[0]);
+    assert.deepEqual(inTexas, await idsContaining('1', "STATE = 'TX'"));
+    assert.ok(inTexas.length > 10);
+    assert.deepEqual((await search('99999')).values, []);
   });
 
   test('at most 1,000 values with has_more_values; fewer once narrowed', async () => {
