@@ -1,14 +1,16 @@
 // POST /api/dashboard/:id/copy (reference §7.3). A shallow copy's dashcards show the same cards; a deep copy
 // (`is_deep_copy`) duplicates every card the caller can read into the target collection and rewires dashcards,
 // filter mappings and series to the duplicates (models stay shared; unreadable or archived cards are left out and
-// listed in `uncopied`). Either way the copy's own dashboard questions are duplicated into the new dashboard, and
-// tabs come along.
+// listed in `uncopied`). A dashboard's own questions can't be shared with another dashboard: a deep copy duplicates
+// them into the new dashboard, and a shallow copy of a dashboard that has any (not archived) is refused with
+// Metabase's 400 (archived ones are left out of either copy). Tabs come along.
 //
 // Cards are made through the cards module (each in its own transaction), so the copy is built in three steps — the
 // dashboard row, the cards, then the layout — and everything made is removed again if a later step fails.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
+import { badRequest } from '../http/errors.js';
 import { bool, parseJson } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { createCard, deleteCard } from '../cards/cards.js';
@@ -19,6 +21,8 @@ import { applyLayout, type DashcardInput } from './layout.js';
 import { checkCollectionTarget, insertDashboard, readableDashboard, recordDashboardRevision } from './dashboards.js';
 
 type Obj = Record<string, unknown>;
+
+export const SHALLOW_COPY_OF_DASHBOARD_QUESTIONS = 'You cannot do a shallow copy of this dashboard because it contains Dashboard Questions.';
 
 export interface CopyInput {
   name?: string | null;
@@ -59,15 +63,23 @@ export async function copyDashboard(ctx: AppContext, caller: Caller, fromId: num
   const cardIds = [...new Set([...dashcards.map((d) => d.card_id).filter((id): id is number => id !== null), ...[...series.values()].flat()])];
   const cards = await cardsByIds(ctx.db, cardIds);
 
+  // (dashcards whose card is archived are not read; archived series cards are)
+  const ownQuestions = [...cards.values()].filter((c) => c.dashboard_id === fromId && !bool(c.archived));
+  if (!deep && ownQuestions.length) throw badRequest(SHALLOW_COPY_OF_DASHBOARD_QUESTIONS);
+
   // Which cards get duplicates, and where.
   const toDuplicate: CardRow[] = [];
   const uncopied: CardRow[] = [];
+  const droppedQuestions: number[] = [];
   for (const id of cardIds) {
     const card = cards.get(id);
     if (!card) continue;
     const ownQuestion = card.dashboard_id === fromId;
-    if (ownQuestion) toDuplicate.push(card);
-    else if (deep) {
+    if (ownQuestion) {
+      if (!bool(card.archived)) toDuplicate.push(card);
+      else if (deep) uncopied.push(card);
+      else droppedQuestions.push(card.id);
+    } else if (deep) {
       if (!access.canRead(card.collection_id) || bool(card.archived)) uncopied.push(card);
       else if (card.type !== 'model') toDuplicate.push(card);
     }
@@ -93,7 +105,7 @@ export async function copyDashboard(ctx: AppContext, caller: Caller, fromId: num
       const where = { collectionId: targetCollection, dashboardId: ownQuestion ? newId : null };
       duplicates.set(card.id, await duplicateCard(ctx, caller, card, where, name));
     }
-    const dropped = new Set(uncopied.map((c) => c.id));
+    const dropped = new Set([...uncopied.map((c) => c.id), ...droppedQuestions]);
     const rewire = (id: number) => duplicates.get(id) ?? id;
     const layout: DashcardInput[] = [];
     for (const d of dashcards) {

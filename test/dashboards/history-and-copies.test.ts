@@ -221,6 +221,32 @@ forEachAppDb('dashboard history and copies', (server) => {
     assert.ok(sameGot.dashcards.some((dc: any) => dc.card?.name === `${c1.name} - Duplicate`));
   });
 
+  test('a shallow copy of a dashboard with dashboard questions is refused (400); a deep copy duplicates them', async () => {
+    const name = uniqueName('With questions');
+    const d = await createDashboard(admin, { name });
+    const question = await createCard(admin, data, { dashboard_id: d.id, name: uniqueName('Inner') });
+    const copies = async () => Number((await server().ctx.db.selectFrom('report_dashboard').select((eb) => eb.fn.countAll().as('n')).where('name', '=', name).executeTakeFirstOrThrow()).n);
+    for (const body of [{}, { is_deep_copy: false }, { is_deep_copy: null }]) {
+      const r = await admin.post(`/api/dashboard/${d.id}/copy`, body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.text, 'You cannot do a shallow copy of this dashboard because it contains Dashboard Questions.');
+    }
+    assert.equal(await copies(), 1, 'no dashboard made');
+    const deep = await admin.post(`/api/dashboard/${d.id}/copy`, { is_deep_copy: true });
+    assert.equal(deep.status, 200, deep.text);
+    const [inner] = (await getDashboard(admin, deep.body.id)).dashcards;
+    assert.notEqual(inner.card_id, question.id);
+    assert.equal(inner.card.dashboard_id, deep.body.id);
+    assert.equal(inner.card.name, question.name);
+    // a question in the Trash no longer counts (its dashcard is hidden): a shallow copy is made, without it
+    assert.equal((await admin.put(`/api/card/${question.id}`, { archived: true })).status, 200);
+    const shallow = await admin.post(`/api/dashboard/${d.id}/copy`, {});
+    assert.equal(shallow.status, 200, shallow.text);
+    assert.deepEqual((await getDashboard(admin, shallow.body.id)).dashcards, []);
+    const deepAgain = await admin.post(`/api/dashboard/${d.id}/copy`, { is_deep_copy: true });
+    assert.deepEqual((await getDashboard(admin, deepAgain.body.id)).dashcards, [], 'nor does a deep copy');
+  });
+
   test('deep copy leaves out cards the caller cannot read and lists them as uncopied', async () => {
     const { client: user } = await createUserClient(server(), admin);
     const secret = await createCollection(admin);
