@@ -444,5 +444,4 @@ forEachAppDb(
     });
 
   },
-  ['sqlite'],
 );
