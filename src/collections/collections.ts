@@ -169,6 +169,24 @@ export async function createCollection(ctx: AppContext, caller: Caller, input: N
   return collectionDetail(ctx, fresh, await requireCollection(ctx, id));
 }
 
+/**
+ * Removes a collection made moments ago by a request that then failed (a dashboard save that couldn't finish), with
+ * its permission rows — only while nothing has been put in it. Returns whether it was removed.
+ */
+export async function deleteNewCollection(ctx: AppContext, id: number): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const collection = await findCollection(trx, id);
+    if (!collection) return false;
+    const child = await trx.selectFrom('collection').select('id').where('location', 'like', `${childrenLocation(collection)}%`).executeTakeFirst();
+    const card = await trx.selectFrom('report_card').select('id').where('collection_id', '=', id).executeTakeFirst();
+    const dashboard = await trx.selectFrom('report_dashboard').select('id').where('collection_id', '=', id).executeTakeFirst();
+    if (child || card || dashboard) return false;
+    await revokeCollectionPermissions(trx, [id]);
+    await trx.deleteFrom('collection').where('id', '=', id).execute();
+    return true;
+  });
+}
+
 // ----- update: rename, move, archive, restore -----------------------------------------------------------------
 
 export interface CollectionUpdate {

@@ -3,29 +3,43 @@
 // collection named after the dashboard ("Name", or "Name 2" when taken) under the parent — the given collection, or
 // for admins "Automatically generated dashboards" at the root and for others their personal collection — and saves
 // the dashboard (pinned first) and every unsaved card there.
+//
+// Nothing is half-made: everything that can be refused is checked before anything is written — cards referenced by
+// id must exist (404), be readable (403), not be archived or another dashboard's question; unsaved cards need a valid
+// query (400) on an existing database the caller may query (404/403); filter mappings need usable targets (400), and
+// data permission when they point at an existing card (403). The collections, cards and dashboard are made through
+// their modules (each in its own transaction), so if a later step still fails, what was made is removed again.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { notFound } from '../http/errors.js';
-import { collectionAccess } from '../permissions/collections.js';
-import { createCollection } from '../collections/collections.js';
+import { archivedError, badRequest, forbidden, notFound } from '../http/errors.js';
+import { bool, parseJson } from '../appdb/portable.js';
+import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
+import { createCollection, deleteNewCollection } from '../collections/collections.js';
 import { findCollection } from '../collections/store.js';
 import { childrenLocation } from '../collections/locations.js';
 import { createCard, deleteCard } from '../cards/cards.js';
-import { cardsByIds } from '../cards/store.js';
+import { cardsByIds, type CardRow } from '../cards/store.js';
+import { canQuery } from '../cards/data-access.js';
+import { checkTypeRules } from '../cards/query-info.js';
 import { personalCollectionIds } from '../collections/personal.js';
+import { QueryError, normalizeQuery } from '../query/index.js';
+import { validateQuery } from '../query/mbql/validate.js';
 import { dashboardJson } from './json.js';
 import { requireDashboard } from './store.js';
 import { applyLayout, type DashcardInput, type TabInput } from './layout.js';
-import { insertDashboard, recordDashboardRevision } from './dashboards.js';
+import { checkNewMappingTargets } from './mapping-targets.js';
+import { insertDashboard, recordDashboardRevision, TRASH_MESSAGE } from './dashboards.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
 export const GENERATED_DASHBOARDS_COLLECTION = 'Automatically generated dashboards';
 
-async function defaultParent(ctx: AppContext, caller: Caller): Promise<number | null> {
+/** Where the new collection goes when no parent is given; `made` learns of a collection made for it. */
+async function defaultParent(ctx: AppContext, caller: Caller, made: number[]): Promise<number | null> {
   if (!caller.isSuperuser) return (await personalCollectionIds(ctx, [caller.user.id])).get(caller.user.id) ?? null;
   const existing = await ctx.db
     .selectFrom('collection')
@@ -38,7 +52,8 @@ async function defaultParent(ctx: AppContext, caller: Caller): Promise<number | 
     .executeTakeFirst();
   if (existing) return existing.id;
   const created = await createCollection(ctx, caller, { name: GENERATED_DASHBOARDS_COLLECTION, description: null, parent_id: null, namespace: null, authority_level: null });
-  return Number((created as { id: number }).id);
+  made.push(Number((created as { id: number }).id));
+  return made[made.length - 1];
 }
 
 async function uniqueCollectionName(ctx: AppContext, name: string, parentId: number | null): Promise<string> {
@@ -53,56 +68,126 @@ function intOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) ? value : fallback;
 }
 
+/** A card to show: an existing one (by id), an unsaved one to save, or none (text and other virtual cards). */
+type CardPlan = { existing: number } | { unsaved: Obj } | null;
+
+function planCard(card: unknown): CardPlan {
+  if (!isObj(card)) return null;
+  if (isId(card.id)) return { existing: card.id };
+  if (!isObj(card.dataset_query) || Object.keys(card.dataset_query).length === 0) return null;
+  return { unsaved: card };
+}
+
+interface DashcardPlan {
+  raw: Obj;
+  card: CardPlan;
+  series: CardPlan[];
+  mappings: Obj[];
+}
+
+/** Every check of a save, before anything is written. */
+async function checkSave(ctx: AppContext, caller: Caller, access: CollectionAccess, plans: DashcardPlan[]): Promise<void> {
+  const all = plans.flatMap((p) => [p.card, ...p.series]);
+  const existingIds = [...new Set(all.flatMap((c) => (c && 'existing' in c ? [c.existing] : [])))];
+  const existing = await cardsByIds(ctx.db, existingIds);
+  for (const id of existingIds) {
+    const card = existing.get(id);
+    if (!card) throw notFound();
+    access.checkRead(card.collection_id);
+    if (bool(card.archived)) throw archivedError();
+    if (card.dashboard_id !== null) throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
+  }
+  const databases = new Set<number>();
+  for (const plan of all) {
+    if (!plan || !('unsaved' in plan)) continue;
+    const card = plan.unsaved;
+    let query;
+    try {
+      query = normalizeQuery(card.dataset_query);
+      if (query.type !== 'query' && query.type !== 'native') throw new QueryError('invalid-query', 'the query type must be "query" or "native".');
+      validateQuery(query);
+    } catch (error) {
+      if (error instanceof QueryError) throw badRequest(`Invalid dataset_query of card ${JSON.stringify(card.name ?? null)}: ${error.message}`);
+      throw error;
+    }
+    checkTypeRules(typeof card.type === 'string' ? card.type : 'question', card.dataset_query as Obj);
+    if (typeof query.database === 'number' && query.database > 0) databases.add(query.database);
+    if (!(await canQuery(ctx, caller, card.dataset_query as Obj))) throw forbidden();
+  }
+  if (databases.size) {
+    const found = await ctx.db.selectFrom('metabase_database').select('id').where('id', 'in', [...databases]).execute();
+    if (found.length !== databases.size) throw notFound();
+  }
+  // Filter mappings: usable targets; on an existing card, the caller must be able to query it (as PUT asks).
+  for (const plan of plans) {
+    checkNewMappingTargets(plan.mappings, []);
+    const onExisting = plan.mappings.length > 0 && plan.card && 'existing' in plan.card ? existing.get(plan.card.existing) : undefined;
+    if (onExisting) await checkMappingAccess(ctx, caller, onExisting);
+  }
+}
+
+async function checkMappingAccess(ctx: AppContext, caller: Caller, card: CardRow): Promise<void> {
+  if (await canQuery(ctx, caller, parseJson<Obj>(card.dataset_query, {}))) return;
+  const table = card.table_id === null ? undefined : await ctx.db.selectFrom('metabase_table').select('name').where('id', '=', card.table_id).executeTakeFirst();
+  throw forbidden(`You must have data permissions to add a parameter referencing the Table "${table?.name ?? card.name}".`);
+}
+
 export async function saveTransientDashboard(ctx: AppContext, caller: Caller, body: Obj, parentCollectionId: number | null) {
   const access = await collectionAccess(ctx, caller);
   if (parentCollectionId !== null) {
+    if (parentCollectionId === access.trashId) throw badRequest(TRASH_MESSAGE);
     if (!(await findCollection(ctx.db, parentCollectionId))) throw notFound();
     access.checkWrite(parentCollectionId);
   }
-  const parentId = parentCollectionId ?? (await defaultParent(ctx, caller));
   const name = String(body.name);
-  const collection = await createCollection(ctx, caller, {
-    name: await uniqueCollectionName(ctx, name, parentId),
-    description: 'Automatically generated cards.',
-    parent_id: parentId,
-    namespace: null,
-    authority_level: null,
-  });
-  const collectionId = Number((collection as { id: number }).id);
+  const plans: DashcardPlan[] = (Array.isArray(body.dashcards) ? body.dashcards.filter(isObj) : []).map((d) => ({
+    raw: d,
+    card: d.card !== undefined ? planCard(d.card) : isId(d.card_id) ? { existing: d.card_id } : null,
+    series: (Array.isArray(d.series) ? d.series : []).map(planCard).filter((s) => s !== null),
+    mappings: Array.isArray(d.parameter_mappings) ? d.parameter_mappings.filter(isObj) : [],
+  }));
+  await checkSave(ctx, caller, access, plans);
 
+  const madeCollections: number[] = [];
   const madeCards: number[] = [];
-  const existingIds = new Set<number>();
-  const rawDashcards = Array.isArray(body.dashcards) ? body.dashcards.filter(isObj) : [];
-  const referenced = rawDashcards.flatMap((d) => [d.card, ...(Array.isArray(d.series) ? d.series : [])]).filter(isObj).map((c) => c.id);
-  for (const id of (await cardsByIds(ctx.db, referenced.filter((id): id is number => typeof id === 'number' && id > 0))).keys()) existingIds.add(id);
-
-  /** The id of a card to show: an existing one as is, an unsaved one saved in the new collection. */
-  const saveCard = async (card: unknown): Promise<number | null> => {
-    if (!isObj(card)) return null;
-    if (typeof card.id === 'number' && existingIds.has(card.id)) return card.id;
-    if (!isObj(card.dataset_query) || Object.keys(card.dataset_query).length === 0) return null;
-    const created = await createCard(ctx, caller, {
-      name: typeof card.name === 'string' && card.name.trim() ? card.name : 'Untitled question',
-      display: typeof card.display === 'string' && card.display ? card.display : 'table',
-      type: typeof card.type === 'string' ? card.type : 'question',
-      description: typeof card.description === 'string' ? card.description : null,
-      dataset_query: card.dataset_query,
-      visualization_settings: isObj(card.visualization_settings) ? card.visualization_settings : {},
-      parameters: Array.isArray(card.parameters) ? card.parameters : [],
-      result_metadata: Array.isArray(card.result_metadata) ? card.result_metadata : null,
-      collection_id: collectionId,
-    });
-    const id = Number((created as { id: number }).id);
-    madeCards.push(id);
-    return id;
-  };
-
   try {
+    const parentId = parentCollectionId ?? (await defaultParent(ctx, caller, madeCollections));
+    const collection = await createCollection(ctx, caller, {
+      name: await uniqueCollectionName(ctx, name, parentId),
+      description: 'Automatically generated cards.',
+      parent_id: parentId,
+      namespace: null,
+      authority_level: null,
+    });
+    const collectionId = Number((collection as { id: number }).id);
+    madeCollections.push(collectionId);
+
+    /** The id of a card to show: an existing one as is, an unsaved one saved in the new collection. */
+    const saveCard = async (plan: CardPlan): Promise<number | null> => {
+      if (!plan) return null;
+      if ('existing' in plan) return plan.existing;
+      const card = plan.unsaved;
+      const created = await createCard(ctx, caller, {
+        name: typeof card.name === 'string' && card.name.trim() ? card.name : 'Untitled question',
+        display: typeof card.display === 'string' && card.display ? card.display : 'table',
+        type: typeof card.type === 'string' ? card.type : 'question',
+        description: typeof card.description === 'string' ? card.description : null,
+        dataset_query: card.dataset_query as Obj,
+        visualization_settings: isObj(card.visualization_settings) ? card.visualization_settings : {},
+        parameters: Array.isArray(card.parameters) ? card.parameters : [],
+        result_metadata: Array.isArray(card.result_metadata) ? card.result_metadata : null,
+        collection_id: collectionId,
+      });
+      const id = Number((created as { id: number }).id);
+      madeCards.push(id);
+      return id;
+    };
+
     const layout: DashcardInput[] = [];
-    for (const [i, d] of rawDashcards.entries()) {
-      const cardId = d.card !== undefined ? await saveCard(d.card) : typeof d.card_id === 'number' && existingIds.has(d.card_id) ? d.card_id : null;
+    for (const [i, { raw: d, card, series: seriesPlans, mappings }] of plans.entries()) {
+      const cardId = await saveCard(card);
       const series: number[] = [];
-      for (const s of Array.isArray(d.series) ? d.series : []) {
+      for (const s of seriesPlans) {
         const id = await saveCard(s);
         if (id !== null) series.push(id);
       }
@@ -114,9 +199,7 @@ export async function saveTransientDashboard(ctx: AppContext, caller: Caller, bo
         col: Math.max(0, intOr(d.col, 0)),
         size_x: Math.max(1, intOr(d.size_x, 4)),
         size_y: Math.max(1, intOr(d.size_y, 4)),
-        parameter_mappings: (Array.isArray(d.parameter_mappings) ? d.parameter_mappings.filter(isObj) : []).map((m) =>
-          typeof m.card_id === 'number' || cardId === null ? m : { ...m, card_id: cardId },
-        ),
+        parameter_mappings: mappings.map((m) => (typeof m.card_id === 'number' || cardId === null ? m : { ...m, card_id: cardId })),
         visualization_settings: isObj(d.visualization_settings) ? d.visualization_settings : {},
         series,
       });
@@ -141,7 +224,8 @@ export async function saveTransientDashboard(ctx: AppContext, caller: Caller, bo
     });
     return dashboardJson(ctx, await collectionAccess(ctx, caller), await requireDashboard(ctx, id), { lastUsedValues: false });
   } catch (error) {
-    for (const id of madeCards) await deleteCard(ctx, caller, id).catch(() => {});
+    for (const id of madeCards) await deleteCard(ctx, caller, id).catch((e) => ctx.log.warn({ err: e }, 'could not remove a card of a failed dashboard save'));
+    for (const id of madeCollections.reverse()) await deleteNewCollection(ctx, id).catch((e) => ctx.log.warn({ err: e }, 'could not remove a collection of a failed dashboard save'));
     throw error;
   }
 }

@@ -301,4 +301,73 @@ forEachAppDb('dashboard history and copies', (server) => {
     assert.equal(placed.body.collection.location, `/${into.id}/`);
     assert.equal((await admin.post('/api/dashboard/save/collection/99999999', body)).status, 404);
   });
+
+  test('save refuses what it cannot save, before making anything: unknown cards 404, unreadable 403, bad queries 400, the Trash 400', async () => {
+    const { client: user } = await createUserClient(server(), admin);
+    const secret = await createCollection(admin);
+    const groups = (await admin.get('/api/permissions/group')).body;
+    const allUsers = groups.find((g: any) => g.name === 'All Users');
+    const graph = (await admin.get('/api/collection/graph')).body;
+    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
+    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    const hidden = await createCard(admin, data, { collection_id: secret.id });
+    const visible = await createCard(admin, data);
+    const name = uniqueName('Refused');
+    const generatedName = uniqueName('Generated card');
+    const dashcard = (extra: Record<string, unknown>, i = 1) => ({ id: i, row: 0, col: 0, size_x: 4, size_y: 4, visualization_settings: {}, parameter_mappings: [], ...extra });
+    const generated = dashcard({ card: { name: generatedName, display: 'table', dataset_query: mbql(data) } });
+    const save = (client: Client, dashcards: unknown[], path = '/api/dashboard/save') => client.post(path, { name, parameters: [{ id: 'p', type: 'category', name: 'P', slug: 'p' }], dashcards });
+
+    const unknownCard = await save(admin, [generated, dashcard({ card: { id: 99999999, name: 'Gone', dataset_query: mbql(data) } }, 2)]);
+    assert.equal(unknownCard.status, 404);
+    assert.equal((await save(admin, [generated, dashcard({ card_id: 99999999 }, 2)])).status, 404);
+    assert.equal((await save(admin, [generated, dashcard({ card: { id: visible.id } }, 2), dashcard({ card: {}, series: [{ id: 99999999 }] }, 3)])).status, 404);
+    assert.equal((await save(user, [generated, dashcard({ card: { id: hidden.id, name: hidden.name } }, 2)])).status, 403);
+    assert.equal((await save(user, [generated, dashcard({ card_id: visible.id, series: [{ id: hidden.id }] }, 2)])).status, 403);
+    for (const query of [{ garbage: 1 }, { type: 'query', query: { 'source-table': data.tableId } }, { database: data.databaseId, type: 'native', native: {} }]) {
+      const bad = await save(admin, [generated, dashcard({ card: { name: 'Bad', display: 'table', dataset_query: query } }, 2)]);
+      assert.equal(bad.status, 400, JSON.stringify(query));
+      assert.match(bad.text, /^Invalid dataset_query of card "Bad": /);
+    }
+    const missingDb = await save(admin, [generated, dashcard({ card: { name: 'Nowhere', dataset_query: { database: 987654, type: 'native', native: { query: 'select 1' } } } }, 2)]);
+    assert.equal(missingDb.status, 404);
+    const badMapping = await save(admin, [dashcard({ card: { name: 'Mapped', dataset_query: mbql(data) }, parameter_mappings: [{ parameter_id: 'p', target: ['dimension'] }] })]);
+    assert.equal(badMapping.status, 400);
+    assert.match(badMapping.text, /Invalid parameter mapping target/);
+    const trashId = (await admin.get('/api/collection/trash')).body.id;
+    const trash = await save(admin, [generated], `/api/dashboard/save/collection/${trashId}`);
+    assert.equal(trash.status, 400);
+    assert.equal(trash.text, 'You cannot modify the Trash Collection.');
+
+    const db = server().ctx.db;
+    assert.deepEqual(await db.selectFrom('collection').select('id').where('name', 'like', `${name}%`).execute(), [], 'no collection made');
+    assert.deepEqual(await db.selectFrom('report_card').select('id').where('name', '=', generatedName).execute(), [], 'no card made');
+    assert.deepEqual(await db.selectFrom('report_dashboard').select('id').where('name', '=', name).execute(), [], 'no dashboard made');
+  });
+
+  test('a save that fails after it started removes the collection and cards it made', async () => {
+    const name = uniqueName('Half made');
+    const generatedName = uniqueName('Made first');
+    const body = {
+      name,
+      dashcards: [
+        { id: 1, row: 0, col: 0, size_x: 4, size_y: 4, card: { name: generatedName, display: 'table', dataset_query: mbql(data) } },
+        // a question on a saved question that doesn't exist: found only when the card is made
+        { id: 2, row: 4, col: 0, size_x: 4, size_y: 4, card: { name: 'On nothing', display: 'table', dataset_query: { database: -1337, type: 'query', query: { 'source-table': 'card__99999999' } } } },
+      ],
+    };
+    const into = await createCollection(admin);
+    for (const path of ['/api/dashboard/save', `/api/dashboard/save/collection/${into.id}`]) {
+      const r = await admin.post(path, body);
+      assert.equal(r.status, 404, r.text);
+      const db = server().ctx.db;
+      assert.deepEqual(await db.selectFrom('collection').select('id').where('name', 'like', `${name}%`).execute(), [], 'the new collection is gone');
+      assert.deepEqual(await db.selectFrom('report_card').select('id').where('name', '=', generatedName).execute(), [], 'the card made first is gone');
+      assert.deepEqual(await db.selectFrom('report_dashboard').select('id').where('name', '=', name).execute(), []);
+    }
+    // the same dashboard without the bad card saves
+    const ok = await admin.post('/api/dashboard/save', { ...body, dashcards: body.dashcards.slice(0, 1) });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.collection.name, name, 'the name was not taken by a leftover');
+  });
 });
