@@ -1,8 +1,10 @@
 // Dashboard loading benchmark: a dashboard of 25 cards on one database, all 25 dashcard queries fired at once as a
 // browser does — time until the last result arrived and the slowest single wait — beside the same 25 SQL statements
 // run by the raw driver with the same concurrency (the database's pool size, which is also Quarry's per-database
-// queue width). Also: how long another user's single card waits while the dashboard loads (the fair queue).
-// Figures are printed, never asserted.
+// queue width). Also: how long another user's single card waits while the dashboard loads (the fair queue), and a
+// page load with a Category filter set — every request carries the filter's value, as the browser sends it: the
+// cards wired to it run filtered and each request saves the caller's last used value. Figures are printed, never
+// asserted.
 //
 //   npm run bench dashboard            (builds first)      or: npm run build && npx tsx bench/dashboard.ts [sqlite|postgres ...]
 //
@@ -97,8 +99,14 @@ async function schemaOf(api: Api, db: number): Promise<Schema> {
   };
 }
 
-/** 25 cards of the kinds a sales dashboard has: scalars, time series, breakdowns with joins, tables, native SQL. */
-function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name: string; query: Obj }> {
+/** The dashboard's filter: product category, wired to every card that reaches PRODUCTS. */
+const CATEGORY = { id: 'category', name: 'Category', slug: 'category', type: 'string/=', sectionId: 'string' };
+
+/**
+ * 25 cards of the kinds a sales dashboard has: scalars, time series, breakdowns with joins, tables, native SQL — each
+ * with the field the Category filter is wired to on it (none for cards that can't reach PRODUCTS).
+ */
+function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name: string; query: Obj; category: unknown[] | null }> {
   const F = (t: string, n: string, opts: Obj | null = null) => ['field', s.f(t, n), opts];
   const via = (fk: [string, string], t: string, n: string) => ['field', s.f(t, n), { 'source-field': s.f(fk[0], fk[1]) }];
   const product: [string, string] = ['ORDERS', 'PRODUCT_ID'];
@@ -106,7 +114,7 @@ function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name
   const mbql = (table: string, inner: Obj) => ({ database: s.db, type: 'query', query: { 'source-table': s.t(table), ...inner } });
   const month = (t: string) => F(t, 'CREATED_AT', { 'temporal-unit': 'month' });
   const q = (n: string) => quote(n);
-  return [
+  const cards: Array<{ name: string; query: Obj }> = [
     { name: 'Orders', query: mbql('ORDERS', { aggregation: [['count']] }) },
     { name: 'Revenue', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]] }) },
     { name: 'Average order', query: mbql('ORDERS', { aggregation: [['avg', F('ORDERS', 'TOTAL')]] }) },
@@ -139,6 +147,12 @@ function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name
       query: { database: s.db, type: 'native', native: { query: `SELECT ${q('USER_ID')}, SUM(${q('TOTAL')}) AS spent FROM ${q('ORDERS')} GROUP BY ${q('USER_ID')} ORDER BY spent DESC` } },
     },
   ];
+  const categoryOf: Record<number, unknown[]> = {
+    [s.t('ORDERS')]: via(product, 'PRODUCTS', 'CATEGORY'),
+    [s.t('PRODUCTS')]: F('PRODUCTS', 'CATEGORY'),
+    [s.t('REVIEWS')]: ['field', s.f('PRODUCTS', 'CATEGORY'), { 'source-field': s.f('REVIEWS', 'PRODUCT_ID') }],
+  };
+  return cards.map((c) => ({ ...c, category: c.query.type === 'query' ? categoryOf[c.query.query['source-table']] ?? null : null }));
 }
 
 interface Round {
@@ -150,12 +164,18 @@ interface Round {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(0).padStart(5)} ms`;
 
-async function quarryRound(api: Api, dashboardId: number, dashcards: Obj[], other: { api: Api; card: number } | null): Promise<Round> {
+/** The request parameters of a page load: none, or the Category filter set to `category`. */
+function filterParameters(category: string | null): Obj[] {
+  return category === null ? [] : [{ id: CATEGORY.id, type: CATEGORY.type, value: [category] }];
+}
+
+async function quarryRound(api: Api, dashboardId: number, dashcards: Obj[], other: { api: Api; card: number } | null, category: string | null = null): Promise<Round> {
   const loadId = `bench-${Math.random().toString(36).slice(2)}`;
+  const parameters = filterParameters(category);
   const t0 = performance.now();
   const runs = dashcards.map(async (dc) => {
     const s = performance.now();
-    const r = await api.call('POST', `/api/dashboard/${dashboardId}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters: [], dashboard_load_id: loadId });
+    const r = await api.call('POST', `/api/dashboard/${dashboardId}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters, dashboard_load_id: loadId });
     if (r.status !== 202 || r.body.status !== 'completed') throw new Error(`dashcard ${dc.id}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     return performance.now() - s;
   });
@@ -236,9 +256,17 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     for (const { name, query } of queries) {
       cards.push(await api.ok('POST', '/api/card', { name, display: 'table', visualization_settings: {}, dataset_query: query, result_metadata: [] }));
     }
-    const dash = await api.ok('POST', '/api/dashboard', { name: 'Bench dashboard' });
+    const dash = await api.ok('POST', '/api/dashboard', { name: 'Bench dashboard', parameters: [CATEGORY] });
     const layout = await api.ok('PUT', `/api/dashboard/${dash.id}`, {
-      dashcards: cards.map((c, i) => ({ id: -(i + 1), card_id: c.id, row: Math.floor(i / 4) * 4, col: (i % 4) * 6, size_x: 6, size_y: 4 })),
+      dashcards: cards.map((c, i) => ({
+        id: -(i + 1),
+        card_id: c.id,
+        row: Math.floor(i / 4) * 4,
+        col: (i % 4) * 6,
+        size_x: 6,
+        size_y: 4,
+        parameter_mappings: queries[i].category ? [{ parameter_id: CATEGORY.id, card_id: c.id, target: ['dimension', queries[i].category] }] : [],
+      })),
     });
     const dashcards: Obj[] = layout.dashcards;
 
@@ -249,12 +277,18 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     const otherApi = new Api(login.id);
     const otherCard = await api.ok('POST', '/api/card', { name: 'Other user card', display: 'scalar', visualization_settings: {}, dataset_query: queries[0].query, result_metadata: [] });
 
-    // The SQL each card ran (as Quarry compiled it), for the raw driver.
-    const statements: Array<{ sql: string; params: unknown[] }> = [];
-    for (const dc of dashcards) {
-      const r = await api.ok('POST', `/api/dashboard/${dash.id}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters: [] });
-      statements.push({ sql: r.data.native_form.query, params: r.data.native_form.params ?? [] });
-    }
+    // The SQL each card ran (as Quarry compiled it), for the raw driver: unfiltered, and with the Category filter.
+    const compiled = async (category: string | null) => {
+      const out: Array<{ sql: string; params: unknown[] }> = [];
+      for (const dc of dashcards) {
+        const r = await api.ok('POST', `/api/dashboard/${dash.id}/dashcard/${dc.id}/card/${dc.card_id}/query`, { parameters: filterParameters(category) });
+        out.push({ sql: r.data.native_form.query, params: r.data.native_form.params ?? [] });
+      }
+      return out;
+    };
+    const statements = await compiled(null);
+    const filteredStatements = await compiled('Gizmo');
+    const wired = queries.filter((q) => q.category).length;
 
     const connection = driver.open(driver.normalizeDetails(details), { maxConnections: POOL, dataDir: dir });
     const execute = async (sql: string, params: unknown[]) => {
@@ -266,13 +300,21 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
 
     const quarry: Round[] = [];
     const quarryAlone: Round[] = [];
+    const quarryFiltered: Round[] = [];
     const raw: Round[] = [];
+    const rawFiltered: Round[] = [];
+    const categories = ['Gizmo', 'Widget', 'Gadget', 'Doohickey'];
     await quarryRound(api, dash.id, dashcards, null); // warm-up
+    await quarryRound(api, dash.id, dashcards, null, 'Gizmo');
     await rawRound(execute, statements);
+    await rawRound(execute, filteredStatements);
     for (let i = 0; i < ROUNDS; i++) {
       quarryAlone.push(await quarryRound(api, dash.id, dashcards, null));
       quarry.push(await quarryRound(api, dash.id, dashcards, { api: otherApi, card: otherCard.id }));
+      // a different value each round, so each page load changes the remembered value
+      quarryFiltered.push(await quarryRound(api, dash.id, dashcards, null, categories[i % categories.length]));
       raw.push(await rawRound(execute, statements));
+      rawFiltered.push(await rawRound(execute, filteredStatements));
     }
     await connection.close();
 
@@ -287,6 +329,8 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     report('raw driver, same SQL', raw);
     report('Quarry, 25 dashcard requests', quarryAlone);
     report('Quarry + another user', quarry);
+    report('raw driver, filtered SQL', rawFiltered);
+    report(`Quarry, filter on ${wired} cards`, quarryFiltered);
     console.log(`  another user's card when idle ${ms(median(alone))}`);
   } finally {
     await new Promise<void>((resolve) => {
