@@ -14,7 +14,7 @@ import { recordView } from '../activity/views.js';
 import { forgetItem } from '../activity/cleanup.js';
 import { cardJson, cardsJson } from './json.js';
 import { checkCanQuery } from './data-access.js';
-import { checkTypeRules, queryInfo, referencedCardIds, usesClause, SAVED_QUESTIONS_DB_ID } from './query-info.js';
+import { cardReferences, checkedLegacyQuery, checkTypeRules, legacyQuery, queryInfo, usesClause, SAVED_QUESTIONS_DB_ID } from './query-info.js';
 import { computeResultMetadata } from './result-metadata.js';
 import { serializeCard } from './card-revisions.js';
 import { cardsByIds, findCard, requireCard, type CardRow } from './store.js';
@@ -76,18 +76,55 @@ async function placement(
   return { collectionId, dashboardId: null };
 }
 
-/** The database, table and source card of a query, checked to exist and be readable. */
-async function resolveQuery(ctx: AppContext, access: CollectionAccess, datasetQuery: Obj) {
-  const info = queryInfo(datasetQuery);
+export const CYCLE_MESSAGE = 'Cannot save card with cycles.';
+
+/**
+ * 400 when the query of card `cardId` would read the card itself — as its source, through a join, a `{{#N}}` tag or
+ * a metric, directly or through other saved cards.
+ */
+async function checkNoCycle(ctx: AppContext, cardId: number, type: string, legacy: Obj): Promise<void> {
+  type Ref = { id: number; metric: boolean };
+  const refsOf = (query: Obj): Ref[] => {
+    const refs = cardReferences(query);
+    return [...refs.sources, ...refs.tags].map((id) => ({ id, metric: false })).concat(refs.metrics.map((id) => ({ id, metric: true })));
+  };
+  const followed = new Set<number>();
+  let frontier = refsOf(legacy);
+  while (frontier.length > 0) {
+    const ids = [...new Set(frontier.map((r) => r.id))].filter((id) => !followed.has(id));
+    const cards = await cardsByIds(ctx.db, ids.filter((id) => id !== cardId));
+    const next: Ref[] = [];
+    for (const id of ids) {
+      const asCard = frontier.some((r) => r.id === id && !r.metric);
+      // `["metric", N]` reads card N only when N is a metric card (else it names a legacy metric)
+      if (!asCard && (id === cardId ? type : cards.get(id)?.type) !== 'metric') continue;
+      if (id === cardId) throw badRequest(CYCLE_MESSAGE);
+      followed.add(id);
+      const card = cards.get(id);
+      if (card) next.push(...refsOf(parseJson<Obj>(card.dataset_query, {})));
+    }
+    frontier = next;
+  }
+}
+
+/**
+ * The database, table and source card of a query (in its checked legacy form), checked: the database, table and
+ * saved cards it reads exist (404), the saved cards are readable (403), and it doesn't read the card being saved
+ * (`cardId`, 400).
+ */
+async function resolveQuery(ctx: AppContext, access: CollectionAccess, legacy: Obj, saving: { cardId: number | null; type: string }) {
+  const info = queryInfo(legacy);
   let databaseId = info.databaseId;
   let tableId = info.tableId;
-  const sources = [...(info.sourceCardId ? [info.sourceCardId] : []), ...referencedCardIds(datasetQuery)];
+  const refs = cardReferences(legacy);
+  const sources = [...new Set([...(info.sourceCardId ? [info.sourceCardId] : []), ...refs.sources, ...refs.tags])];
   const sourceCards = await cardsByIds(ctx.db, sources);
   for (const id of sources) {
     const source = sourceCards.get(id);
     if (!source) throw notFound(`Card ${id} does not exist.`);
     if (!access.canRead(source.collection_id)) throw forbidden();
   }
+  if (saving.cardId !== null) await checkNoCycle(ctx, saving.cardId, saving.type, legacy);
   if (info.sourceCardId) {
     const source = sourceCards.get(info.sourceCardId)!;
     if (databaseId === null || databaseId === SAVED_QUESTIONS_DB_ID) databaseId = source.database_id;
@@ -98,9 +135,11 @@ async function resolveQuery(ctx: AppContext, access: CollectionAccess, datasetQu
     const db = await ctx.db.selectFrom('metabase_database').select('id').where('id', '=', databaseId).executeTakeFirst();
     if (!db) throw notFound();
   }
-  if (tableId !== null) {
-    const table = await ctx.db.selectFrom('metabase_table').select('id').where('id', '=', tableId).executeTakeFirst();
-    if (!table) tableId = null;
+  if (tableId !== null && !info.sourceCardId) {
+    // the query's own source table: it must exist, in the query's database
+    const table = await ctx.db.selectFrom('metabase_table').select(['id', 'db_id']).where('id', '=', tableId).executeTakeFirst();
+    if (!table) throw notFound(`Table ${tableId} does not exist.`);
+    if (databaseId !== null && table.db_id !== databaseId) throw badRequest(`Invalid dataset_query: table ${tableId} is not in database ${databaseId}.`);
   }
   return { queryType: info.queryType, databaseId, tableId, sourceCardId: info.sourceCardId };
 }
@@ -159,12 +198,13 @@ async function addToDashboard(ctx: AppContext, db: Db, cardId: number, dashboard
 export async function createCard(ctx: AppContext, caller: Caller, input: CardInput & { name: string; display: string; dataset_query: Obj; visualization_settings: Obj }) {
   const access = await collectionAccess(ctx, caller);
   const type = input.type ?? 'question';
-  checkTypeRules(type, input.dataset_query);
+  const legacy = checkedLegacyQuery(input.dataset_query);
+  checkTypeRules(type, legacy);
   const where = await placement(ctx, access, input.collection_id ?? null, input.dashboard_id ?? null, type);
   if (where.dashboardId !== null && input.collection_id !== undefined && (input.collection_id ?? null) !== where.collectionId) {
     throw badRequest(`Mismatch detected between Dashboard's \`collection_id\` (${where.collectionId}) and \`collection_id\` (${input.collection_id})`);
   }
-  const resolved = await resolveQuery(ctx, access, input.dataset_query);
+  const resolved = await resolveQuery(ctx, access, legacy, { cardId: null, type });
   await checkCanQuery(ctx, caller, input.dataset_query);
   if (input.entity_id && (await ctx.db.selectFrom('report_card').select('id').where('entity_id', '=', input.entity_id).executeTakeFirst())) {
     throw duplicateEntityId();
@@ -245,13 +285,14 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
   const type = has('type') && input.type ? input.type : before.type;
   const datasetQuery = has('dataset_query') && input.dataset_query ? input.dataset_query : parseJson<Obj>(before.dataset_query, {});
   const queryChanged = has('dataset_query') && input.dataset_query && JSON.stringify(input.dataset_query) !== before.dataset_query;
-  if (type !== before.type || queryChanged) checkTypeRules(type, datasetQuery);
+  const legacy = queryChanged ? checkedLegacyQuery(datasetQuery) : legacyQuery(datasetQuery);
+  if (type !== before.type || queryChanged) checkTypeRules(type, legacy);
   if (type !== before.type) {
     changes.type = type;
     if (type === 'model') changes.display = 'table';
   }
   if (queryChanged) {
-    const resolved = await resolveQuery(ctx, access, datasetQuery);
+    const resolved = await resolveQuery(ctx, access, legacy, { cardId: id, type });
     await checkCanQuery(ctx, caller, datasetQuery);
     Object.assign(changes, {
       dataset_query: JSON.stringify(datasetQuery),
@@ -371,7 +412,10 @@ export async function listCards(ctx: AppContext, caller: Caller, f: CardFilter, 
   }
   let rows = await query.execute();
   if (f === 'using_model') {
-    rows = rows.filter((r) => r.source_card_id === modelId || referencedCardIds(parseJson<Obj>(r.dataset_query, {})).includes(modelId!));
+    rows = rows.filter((r) => {
+      const refs = cardReferences(parseJson<Obj>(r.dataset_query, {}));
+      return r.source_card_id === modelId || refs.sources.includes(modelId!) || refs.tags.includes(modelId!);
+    });
   }
   if (f === 'using_segment') rows = rows.filter((r) => usesClause(parseJson<Obj>(r.dataset_query, {}), 'segment', modelId));
   if (f === 'using_metric') {

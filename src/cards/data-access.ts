@@ -51,7 +51,7 @@ function accessRequest(datasetQuery: Record<string, unknown>, known: Map<number,
   } catch {
     query = undefined; // the engine reports what is wrong with it; permissions judge what can be read
   }
-  return { databaseId, native: datasetQuery.type === 'native', cards, query };
+  return { databaseId, native: (query?.type ?? datasetQuery.type) === 'native', cards, query };
 }
 
 async function allowed(ctx: AppContext, caller: Caller, queries: Record<string, unknown>[]): Promise<boolean[]> {

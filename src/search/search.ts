@@ -17,6 +17,7 @@ import { bookmarkedKeys } from '../bookmarks/bookmarks.js';
 import { parseDateFilter, inInterval } from './date-filter.js';
 import { dataAccess } from '../permissions/data-access.js';
 import { snippetAccess } from '../permissions/snippets.js';
+import { legacyQuery } from '../cards/query-info.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
@@ -139,7 +140,8 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     const dashboardName = new Map(dashboards.map((d) => [d.id, d.name]));
     for (const row of rows) {
       const query = parseJson<Record<string, any>>(row.dataset_query, {});
-      const native = row.query_type === 'native' ? String(query?.native?.query ?? '') : '';
+      // the SQL, wherever the query form keeps it (legacy `native.query`, an MBQL 5 native stage)
+      const native = row.query_type === 'native' ? String((legacyQuery(query) as { native?: { query?: unknown } }).native?.query ?? '') : '';
       const model = row.type === 'model' ? 'dataset' : row.type === 'metric' ? 'metric' : 'card';
       out.push({
         model,

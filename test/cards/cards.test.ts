@@ -111,6 +111,99 @@ forEachAppDb('cards', (server) => {
     assert.deepEqual(duplicate.body, { errors: { entity_id: 'A card with this entity_id already exists.' } });
   });
 
+  test('dataset_query is validated: malformed → 400 with what is wrong, a missing database, table or card → 404', async () => {
+    const post = (dataset_query: unknown) => admin.post('/api/card', { name: 'v', display: 'table', visualization_settings: {}, dataset_query });
+    const other = await registerDatabase(server(), 'Other DB');
+    const cases: Array<[string, unknown, number, RegExp?]> = [
+      ['empty', {}, 400, /query type/],
+      ['database not an id', { database: 'abc', type: 'native', native: { query: 'select 1' } }, 400, /database/],
+      ['source-table not an id', { database: data.databaseId, type: 'query', query: { 'source-table': 'card__abc' } }, 400, /source-table/],
+      ['query not a map', { database: data.databaseId, type: 'query', query: 'zzz' }, 400, /query/],
+      ['native not a map', { database: data.databaseId, type: 'native', native: 'zzz' }, 400, /native/],
+      ['template-tags not a map', native(data, 'select 1', 'zzz' as any), 400, /template-tags/],
+      ['a null template tag', native(data, 'select {{a}}', { a: null }), 400, /template tag "a"/],
+      ['an unknown table', { database: data.databaseId, type: 'query', query: { 'source-table': 99999 } }, 404, /Table 99999/],
+      ['a table of another database', { database: other.databaseId, type: 'query', query: { 'source-table': data.tableId } }, 400, /not in database/],
+      ['an unknown database', { database: 987654, type: 'query', query: { 'source-table': data.tableId } }, 404],
+      ['an unknown card', { database: data.databaseId, type: 'query', query: { 'source-table': 'card__987654' } }, 404, /Card 987654 does not exist/],
+    ];
+    for (const [what, query, status, message] of cases) {
+      const response = await post(query);
+      assert.equal(response.status, status, `${what}: ${response.text}`);
+      if (message) assert.match(response.text, message, what);
+    }
+    const card = await createCard(admin, data);
+    const put = await admin.put(`/api/card/${card.id}`, { dataset_query: native(data, 'select {{a}}', { a: null }) });
+    assert.equal(put.status, 400, put.text);
+    assert.equal((await admin.get(`/api/card/${card.id}`)).body.query_type, 'query', 'nothing changed');
+  });
+
+  test('a card cannot read itself: as its source, through another card, a join or a {{#N}} tag', async () => {
+    const a = await createCard(admin, data);
+    const onA = { database: data.databaseId, type: 'query', query: { 'source-table': `card__${a.id}` } };
+    const self = await admin.put(`/api/card/${a.id}`, { dataset_query: onA });
+    assert.equal(self.status, 400);
+    assert.equal(self.text, 'Cannot save card with cycles.');
+    const b = await createCard(admin, data, { dataset_query: onA });
+    const c = await createCard(admin, data, {
+      dataset_query: native(data, `select * from {{#${b.id}}}`, { [`#${b.id}`]: { id: 't', name: `#${b.id}`, 'display-name': 'B', type: 'card', 'card-id': b.id } }),
+    });
+    for (const [how, query] of [
+      ['via B', { database: data.databaseId, type: 'query', query: { 'source-table': `card__${b.id}` } }],
+      ['via C (a {{#N}} tag on B)', { database: data.databaseId, type: 'query', query: { 'source-table': `card__${c.id}` } }],
+      ['a join on B', mbql(data, { joins: [{ 'source-table': `card__${b.id}`, alias: 'B', condition: ['=', ['field', 1, null], ['field', 'ID', { 'base-type': 'type/Integer', 'join-alias': 'B' }]] }] })],
+      ['a tag on C', native(data, `select * from {{#${c.id}}}`, { [`#${c.id}`]: { id: 'u', name: `#${c.id}`, 'display-name': 'C', type: 'card', 'card-id': c.id } })],
+    ] as const) {
+      const response = await admin.put(`/api/card/${a.id}`, { dataset_query: query });
+      assert.equal(response.status, 400, `${how}: ${response.text}`);
+      assert.equal(response.text, 'Cannot save card with cycles.', how);
+    }
+    // reading the same card twice without a cycle is fine
+    const d = await createCard(admin, data);
+    const twice = await admin.put(`/api/card/${d.id}`, { dataset_query: mbql(data, { 'source-table': `card__${b.id}`, joins: [{ 'source-table': `card__${c.id}`, alias: 'C', condition: ['=', ['field', 1, null], ['field', 'ID', { 'base-type': 'type/Integer', 'join-alias': 'C' }]] }] }) });
+    assert.equal(twice.status, 200, twice.text);
+  });
+
+  test('MBQL 5 queries (what the web app saves since 0.57): stored as sent, read for type rules, table and query type', async () => {
+    const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const mbql5 = (stage: Record<string, unknown>) => ({ 'lib/type': 'mbql/query', database: data.databaseId, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': data.tableId, ...stage }] });
+    const native5 = (sql: string, tags: Record<string, unknown> = {}) => ({ 'lib/type': 'mbql/query', database: data.databaseId, stages: [{ 'lib/type': 'mbql.stage/native', native: sql, 'template-tags': tags }] });
+
+    const question = await createCard(admin, data, { dataset_query: mbql5({}) });
+    assert.equal(question.query_type, 'query');
+    assert.equal(question.table_id, data.tableId);
+    assert.equal(question.database_id, data.databaseId);
+    assert.deepEqual(question.dataset_query, mbql5({}), 'stored as the client sent it');
+    assert.ok((await admin.get('/api/card', { query: { f: 'table', model_id: data.tableId } })).body.some((c: any) => c.id === question.id));
+
+    const metric = await admin.post('/api/card', { name: uniqueName('m5'), type: 'metric', display: 'scalar', visualization_settings: {}, dataset_query: mbql5({ aggregation: [['count', { 'lib/uuid': uuid(1) }]] }) });
+    assert.equal(metric.status, 200, metric.text);
+    const twoAggregations = await admin.post('/api/card', {
+      name: 'm', type: 'metric', display: 'scalar', visualization_settings: {},
+      dataset_query: mbql5({ aggregation: [['count', { 'lib/uuid': uuid(2) }], ['count', { 'lib/uuid': uuid(3) }]] }),
+    });
+    assert.equal(twoAggregations.status, 400);
+    assert.equal(twoAggregations.text, 'Card of type metric is invalid, cannot be saved.');
+
+    const variableModel = await admin.post('/api/card', {
+      name: 'nm', type: 'model', display: 'table', visualization_settings: {},
+      dataset_query: native5('select * from orders where id = {{id}}', { id: { id: 'x', name: 'id', 'display-name': 'Id', type: 'number' } }),
+    });
+    assert.equal(variableModel.status, 400);
+    assert.equal(variableModel.text, 'A model made from a native SQL question cannot have a variable or field filter.');
+
+    const word = `mbql5native${Date.now()}`;
+    const nativeQuestion = await createCard(admin, data, { name: uniqueName('n5'), dataset_query: native5(`select '${word}'`) });
+    assert.equal(nativeQuestion.query_type, 'native');
+    const found = (await admin.get('/api/search', { query: { q: word, search_native_query: 'true', models: 'card' } })).body.data;
+    assert.deepEqual(found.map((x: any) => x.id), [nativeQuestion.id], 'found by its SQL');
+    assert.equal(found[0].dataset_query?.native?.query ?? found[0].dataset_query?.stages?.[0]?.native, `select '${word}'`);
+
+    const onIt = await createCard(admin, data, { dataset_query: { 'lib/type': 'mbql/query', database: data.databaseId, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-card': question.id }] } });
+    assert.equal(onIt.source_card_id, question.id);
+    assert.ok((await admin.get('/api/card', { query: { f: 'using_model', model_id: question.id } })).body.some((c: any) => c.id === onIt.id));
+  });
+
   test('models display as a table; native models cannot have variables', async () => {
     const model = await createCard(admin, data, { type: 'model', display: 'bar' });
     assert.equal(model.type, 'model');
