@@ -15,9 +15,9 @@ import { forgetItem } from '../activity/cleanup.js';
 import { cardJson, cardsJson } from './json.js';
 import { checkCanQuery } from './data-access.js';
 import { cardReferences, checkedLegacyQuery, checkTypeRules, legacyQuery, queryInfo, usesClause, SAVED_QUESTIONS_DB_ID } from './query-info.js';
-import { computeResultMetadata } from './result-metadata.js';
+import { computeResultMetadata, mergeModelMetadata } from './result-metadata.js';
 import { serializeCard } from './card-revisions.js';
-import { cardsByIds, findCard, requireCard, type CardRow } from './store.js';
+import { cardsByIds, findCard, requireCard, resultMetadataOf, type CardRow } from './store.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
 
 type Obj = Record<string, unknown>;
@@ -302,7 +302,9 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
       source_card_id: resolved.sourceCardId,
     });
     if (!(has('result_metadata') && input.result_metadata)) {
-      changes.result_metadata = toJson(await computeResultMetadata(ctx, caller, datasetQuery));
+      const fresh = await computeResultMetadata(ctx, caller, datasetQuery);
+      // a model's metadata edits (names, descriptions, semantic types…) survive a change of its query
+      changes.result_metadata = toJson(type === 'model' ? mergeModelMetadata(fresh, resultMetadataOf(before)) : fresh);
     }
   }
   if (has('result_metadata') && input.result_metadata) changes.result_metadata = JSON.stringify(input.result_metadata);

@@ -47,6 +47,31 @@ forEachAppDb('card queries', (server) => {
     assert.deepEqual(changed.result_metadata.map((m: any) => m.name), ['CATEGORY', 'count'], 'recomputed when the query changes');
   });
 
+  test("editing a model's query keeps the user's metadata edits, column by column", async () => {
+    const model = await card({ type: 'model', dataset_query: byCategory() });
+    const edited = model.result_metadata.map((m: any) =>
+      m.name === 'CATEGORY' ? { ...m, display_name: 'Kind', description: 'what it is', semantic_type: 'type/Category' } : { ...m, display_name: 'How many' },
+    );
+    assert.equal((await admin.put(`/api/card/${model.id}`, { result_metadata: edited })).status, 200);
+    const withVendor = {
+      ...byCategory(),
+      query: { ...byCategory().query, breakout: [...byCategory().query.breakout, ['field', sample.field('PRODUCTS', 'VENDOR'), null]] },
+    };
+    const changed = (await admin.put(`/api/card/${model.id}`, { dataset_query: withVendor })).body;
+    const byName = Object.fromEntries(changed.result_metadata.map((m: any) => [m.name, m]));
+    assert.deepEqual(Object.keys(byName).sort(), ['CATEGORY', 'VENDOR', 'count']);
+    assert.equal(byName.CATEGORY.display_name, 'Kind');
+    assert.equal(byName.CATEGORY.description, 'what it is');
+    assert.equal(byName.CATEGORY.semantic_type, 'type/Category');
+    assert.equal(byName.count.display_name, 'How many');
+    assert.equal(byName.VENDOR.display_name, 'Vendor', 'a new column keeps what was computed');
+    // a saved question's metadata is simply recomputed
+    const question = await card({ dataset_query: byCategory() });
+    await admin.put(`/api/card/${question.id}`, { result_metadata: question.result_metadata.map((m: any) => ({ ...m, display_name: 'X' })) });
+    const recomputed = (await admin.put(`/api/card/${question.id}`, { dataset_query: withVendor })).body;
+    assert.ok(recomputed.result_metadata.every((m: any) => m.display_name !== 'X'));
+  });
+
   test('POST /api/card/:id/query answers 202 with rows; last_used_at and average_query_time follow', async () => {
     const c = await card({ dataset_query: byCategory() });
     const result = await admin.post(`/api/card/${c.id}/query`);
