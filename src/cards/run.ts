@@ -10,27 +10,41 @@ import { slugify } from '../util/slug.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { runQuery, runQueryToMemory, type ExportFormat, type QueryRequest } from '../query/index.js';
 import { runPivotQuery } from '../query/pivot.js';
+import { normalizeParameter } from '../query/mbql/normalize.js';
 import { readableCard } from './cards.js';
 import { setResultMetadataProvider } from './result-metadata.js';
 import { datasetQueryOf, parametersOf, type CardRow } from './store.js';
 
 type Obj = Record<string, unknown>;
 
+/** A parameter target in one spelling (`["variable", ["template-tag", "x"]]`, field refs normalized), for comparing. */
+function targetKey(target: unknown): string | null {
+  if (target === undefined || target === null) return null;
+  try {
+    return JSON.stringify(normalizeParameter({ type: 'category', target }).target);
+  } catch {
+    return JSON.stringify(target);
+  }
+}
+
 /**
  * The parameters to run a card with: those sent (their `target` and `type` completed from the card's own parameter
- * of the same id), plus the defaults of the card's parameters that weren't sent.
+ * of the same id), plus the defaults of the card's parameters that weren't sent — by id, or by target for a
+ * parameter sent with a target and no id.
  */
 export function cardRunParameters(card: CardRow, supplied: unknown): Obj[] {
   const defined = parametersOf(card);
   const byId = new Map(defined.map((p) => [String(p.id), p]));
   const sent = (Array.isArray(supplied) ? supplied : []).filter((p): p is Obj => p !== null && typeof p === 'object' && !Array.isArray(p));
   const out: Obj[] = sent.map((p) => {
-    const own = byId.get(String(p.id));
+    const own = p.id === undefined || p.id === null ? undefined : byId.get(String(p.id));
     return { ...(own ? { type: own.type, target: own.target } : {}), ...p };
   });
-  const sentIds = new Set(sent.map((p) => String(p.id)));
+  const sentIds = new Set(sent.filter((p) => p.id !== undefined && p.id !== null).map((p) => String(p.id)));
+  const sentTargets = new Set(out.map((p) => targetKey(p.target)).filter((k): k is string => k !== null));
   for (const p of defined) {
     if (sentIds.has(String(p.id)) || p.default === undefined || p.default === null || !p.target) continue;
+    if (sentTargets.has(targetKey(p.target)!)) continue;
     out.push({ id: p.id, type: p.type, target: p.target, value: p.default });
   }
   return out.filter((p) => p.target !== undefined);

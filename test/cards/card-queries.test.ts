@@ -105,6 +105,10 @@ forEachAppDb('card queries', (server) => {
     const total = await admin.post(`/api/card/${c.id}/query`, { parameters: [{ id: 'cat-tag', type: 'category', target: ['variable', ['template-tag', 'category']], value: ['Widget'] }] });
     assert.equal(total.body.data.rows[0][0], widgets.body.data.rows[0][0]);
     assert.notEqual(widgets.body.data.rows[0][0], gizmos.body.data.rows[0][0], 'the default applies when nothing is sent');
+    // a parameter sent by target alone (no id) replaces the default of the card's parameter with that target
+    const byTarget = await admin.post(`/api/card/${c.id}/query`, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'category']], value: 'Widget' }] });
+    assert.equal(byTarget.body.status, 'completed', JSON.stringify(byTarget.body.error));
+    assert.equal(byTarget.body.data.rows[0][0], widgets.body.data.rows[0][0]);
     const bad = await admin.post(`/api/card/${c.id}/query`, { parameters: 'x' });
     assert.equal(bad.status, 400);
   });
