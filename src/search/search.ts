@@ -113,6 +113,9 @@ function textPrefilter(q: string | null, nameColumn: string, otherColumns: strin
 
 async function loadCandidates(ctx: AppContext, access: CollectionAccess, models: Set<string>, options: SearchOptions): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  // Archived things are found by those who may curate where they live (who could restore or delete them), as in
+  // Metabase and the Trash; the rest by readers.
+  const level = options.archived ? 'write' : 'read';
   const cardTypes = [...models].map((m) => (m === 'card' ? 'question' : m === 'dataset' ? 'model' : m === 'metric' ? 'metric' : null)).filter(Boolean) as string[];
   if (cardTypes.length > 0) {
     let q = ctx.db
@@ -120,7 +123,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .selectAll()
       .where('type', 'in', cardTypes)
       .where('archived', '=', options.archived)
-      .where((eb) => access.filter(eb, 'report_card.collection_id'))
+      .where((eb) => access.filter(eb, 'report_card.collection_id', level))
       .where(textPrefilter(options.q, 'report_card.name', ['report_card.description', ...(options.searchNativeQuery ? ['report_card.dataset_query'] : [])]));
     if (!options.includeDashboardQuestions) q = q.where('dashboard_id', 'is', null);
     if (options.tableDbId !== null) q = q.where('database_id', '=', options.tableDbId);
@@ -177,7 +180,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .selectFrom('report_dashboard')
       .selectAll()
       .where('archived', '=', options.archived)
-      .where((eb) => access.filter(eb, 'report_dashboard.collection_id'))
+      .where((eb) => access.filter(eb, 'report_dashboard.collection_id', level))
       .where(textPrefilter(options.q, 'report_dashboard.name', ['report_dashboard.description']))
       .execute();
     for (const row of rows) {
@@ -210,7 +213,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
         .where(textPrefilter(options.q, 'collection.name', ['collection.description']))
         .execute()
     ).filter(
-      (r) => r.type !== 'trash' && access.canRead(r.id),
+      (r) => r.type !== 'trash' && (options.archived ? access.canWrite(r.id) : access.canRead(r.id)),
     );
     for (const row of rows) {
       const ids = locationIds(row.location);
@@ -320,7 +323,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .select(['report_card.name as model_name', 'report_card.collection_id as model_collection_id', 'report_card.database_id as model_database_id'])
       .where('action.archived', '=', options.archived)
       .where('report_card.archived', '=', false)
-      .where((eb) => access.filter(eb, 'report_card.collection_id'))
+      .where((eb) => access.filter(eb, 'report_card.collection_id', level))
       .where(textPrefilter(options.q, 'action.name', ['action.description']))
       .execute();
     for (const row of rows) {
@@ -347,7 +350,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     const snippets = await snippetAccess(ctx, access.caller, access);
     const rows = snippets.nativeWriter
       ? (await ctx.db.selectFrom('native_query_snippet').selectAll().where('archived', '=', options.archived).execute()).filter((r) =>
-          snippets.canRead(r.collection_id),
+          options.archived ? snippets.canWrite(r.collection_id) : snippets.canRead(r.collection_id),
         )
       : [];
     for (const row of rows) {

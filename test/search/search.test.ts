@@ -102,4 +102,26 @@ forEachAppDb('search', (server) => {
     assert.ok(!seen.includes(hidden.id));
     assert.ok(seen.includes(theirs.id) && seen.includes(mine.id));
   });
+  test('archived items are found by those who may curate where they live, as in the Trash', async () => {
+    const tag = uniqueName('bilby').replace(/\s/g, '');
+    const c = await createCollection(admin, { name: `${tag} shelf` });
+    const sub = await createCollection(admin, { name: `${tag} sub`, parent_id: c.id });
+    const card = await createCard(admin, data, { name: `${tag} old`, collection_id: c.id });
+    const graph = (await admin.get('/api/collection/graph')).body;
+    await admin.put('/api/collection/graph', { revision: graph.revision, groups: { 1: { [c.id]: 'read', [sub.id]: 'read' } } });
+    await admin.put(`/api/card/${card.id}`, { archived: true });
+    await admin.put(`/api/collection/${sub.id}`, { archived: true });
+    const { client: reader } = await createUserClient(server(), admin);
+    const found = async (client: Client, archived: boolean) =>
+      (await client.get('/api/search', { query: { q: tag, archived: String(archived) } })).body.data.map((r: any) => `${r.model}:${r.id}`).sort();
+    assert.deepEqual(await found(reader, false), [`collection:${c.id}`], 'readers find what is not archived');
+    assert.deepEqual(await found(reader, true), [], 'but not the archived things they could not restore');
+    assert.deepEqual(await found(admin, true), [`card:${card.id}`, `collection:${sub.id}`].sort());
+    const group = (await admin.post('/api/permissions/group', { name: uniqueName('Curators') })).body;
+    const { client: curator, user } = await createUserClient(server(), admin);
+    await admin.post('/api/permissions/membership', { group_id: group.id, user_id: user.id });
+    const now = (await admin.get('/api/collection/graph')).body;
+    await admin.put('/api/collection/graph', { revision: now.revision, groups: { [group.id]: { [c.id]: 'write' } } });
+    assert.deepEqual(await found(curator, true), [`card:${card.id}`]);
+  });
 });
