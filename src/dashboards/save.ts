@@ -21,10 +21,8 @@ import { childrenLocation } from '../collections/locations.js';
 import { createCard, deleteCard } from '../cards/cards.js';
 import { cardsByIds, type CardRow } from '../cards/store.js';
 import { canQuery } from '../cards/data-access.js';
-import { checkTypeRules } from '../cards/query-info.js';
+import { checkedLegacyQuery, checkTypeRules } from '../cards/query-info.js';
 import { personalCollectionIds } from '../collections/personal.js';
-import { QueryError, normalizeQuery } from '../query/index.js';
-import { validateQuery } from '../query/mbql/validate.js';
 import { dashboardJson } from './json.js';
 import { requireDashboard } from './store.js';
 import { applyLayout, type DashcardInput, type TabInput } from './layout.js';
@@ -101,16 +99,9 @@ async function checkSave(ctx: AppContext, caller: Caller, access: CollectionAcce
   for (const plan of all) {
     if (!plan || !('unsaved' in plan)) continue;
     const card = plan.unsaved;
-    let query;
-    try {
-      query = normalizeQuery(card.dataset_query);
-      if (query.type !== 'query' && query.type !== 'native') throw new QueryError('invalid-query', 'the query type must be "query" or "native".');
-      validateQuery(query);
-    } catch (error) {
-      if (error instanceof QueryError) throw badRequest(`Invalid dataset_query of card ${JSON.stringify(card.name ?? null)}: ${error.message}`);
-      throw error;
-    }
-    checkTypeRules(typeof card.type === 'string' ? card.type : 'question', card.dataset_query as Obj);
+    // the checks POST /api/card makes of a query (400 saying what is wrong)
+    const query = checkedLegacyQuery(card.dataset_query as Obj);
+    checkTypeRules(typeof card.type === 'string' ? card.type : 'question', query);
     if (typeof query.database === 'number' && query.database > 0) databases.add(query.database);
     if (!(await canQuery(ctx, caller, card.dataset_query as Obj))) throw forbidden();
   }

@@ -327,7 +327,7 @@ forEachAppDb('dashboard history and copies', (server) => {
     for (const query of [{ garbage: 1 }, { type: 'query', query: { 'source-table': data.tableId } }, { database: data.databaseId, type: 'native', native: {} }]) {
       const bad = await save(admin, [generated, dashcard({ card: { name: 'Bad', display: 'table', dataset_query: query } }, 2)]);
       assert.equal(bad.status, 400, JSON.stringify(query));
-      assert.match(bad.text, /^Invalid dataset_query of card "Bad": /);
+      assert.match(bad.text, /^Invalid dataset_query: /);
     }
     const missingDb = await save(admin, [generated, dashcard({ card: { name: 'Nowhere', dataset_query: { database: 987654, type: 'native', native: { query: 'select 1' } } } }, 2)]);
     assert.equal(missingDb.status, 404);
