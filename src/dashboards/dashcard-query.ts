@@ -178,6 +178,8 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
     cardId: card.id,
     dashboardId: loaded.dashboard.id,
     parameters,
+    // every target comes from the dashcard's saved mappings (the viewer sends values only)
+    savedParameterTargets: true,
     ...(format
       ? {
           exportFormat: format,
