@@ -36,6 +36,12 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Per-statement timeout; the statement is cancelled on the database when it passes. */
   timeoutMs?: number;
+  /**
+   * Run the statement with this session time zone (an IANA zone, the report time zone), on engines that have one;
+   * the pooled connection is put back to its own zone afterwards (or discarded), so the zone never leaks into
+   * another statement.
+   */
+  timezone?: string | null;
 }
 
 export interface ResultColumn {

@@ -110,6 +110,8 @@ export interface PreparedQuery {
   maxRows: number | null;
   settings: QuerySettings;
   resultsTimezone: string;
+  /** The session time zone the statement runs with (the report time zone, where the dialect wants it), or null. */
+  sessionTimezone: string | null;
   hash: string;
   cardIds: number[];
   /** What the caller may download of the results (`full`, `limited` = 10,000 rows, `none`). */
@@ -361,6 +363,8 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     maxRows,
     settings,
     resultsTimezone: zone,
+    sessionTimezone:
+      reportTimezone && (dialect.sessionTimezone === 'all' || (dialect.sessionTimezone === 'native' && query.type === 'native')) ? reportTimezone : null,
     hash: queryHash(normalized),
     cardIds: [...resolved.cards.keys()],
     downloadPerms,

@@ -143,7 +143,7 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
     const { driver, connection } = connectionForRow(ctx, prepared.database);
     const queue = queueOf(ctx, prepared.database.id, prepared.database.name, driver.maxConcurrency);
     release = await queue.acquire(String(request.caller?.user.id ?? 'anonymous'), signal);
-    stream = await connection.execute(prepared.sql, prepared.params, { signal });
+    stream = await connection.execute(prepared.sql, prepared.params, { signal, timezone: prepared.sessionTimezone });
     const cols = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
     const convert = converters(cols, sink, prepared);
     const active = convert.map((c, i) => (isIdentity(c) ? -1 : i)).filter((i) => i >= 0);

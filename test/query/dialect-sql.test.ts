@@ -181,6 +181,21 @@ const CASES: SqlCase[] = [
     expect: { postgres: [/EXTRACT\(EPOCH FROM/], mysql: [/TIMESTAMPDIFF\(MICROSECOND/], sqlite: [/UNIXEPOCH\(.*'subsec'\)/], duckdb: [/EPOCH_US\(/] },
   },
   {
+    name: 'convert-timezone: AT TIME ZONE where the engine knows zones, offsets computed in JS elsewhere (DST included)',
+    query: withExpression((w) => ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'America/New_York', 'UTC']),
+    expect: {
+      postgres: [/AT TIME ZONE 'UTC'\) AT TIME ZONE 'America\/New_York'/],
+      duckdb: [/TIMEZONE\('America\/New_York', TIMEZONE\('UTC'/],
+      mysql: [/TIMESTAMPADD\(MINUTE, \(CASE WHEN `ORDERS`\.`CREATED_AT` < CAST\('\d{4}-\d\d-\d\d \d\d:00:00' AS DATETIME\) THEN/, /THEN -240 ELSE -300 END|THEN -300 ELSE -240 END/],
+      sqlite: [/CASE WHEN STRFTIME\('%Y-%m-%d %H:%M:%f', "ORDERS"\."CREATED_AT"\) < '\d{4}-\d\d-\d\d \d\d:00:00\.000'/, /' minutes'\)\)/],
+    },
+  },
+  {
+    name: 'convert-timezone to a zone without DST is one shift',
+    query: withExpression((w) => ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Asia/Kolkata']),
+    expect: { mysql: [/TIMESTAMPADD\(MINUTE, 330, `ORDERS`\.`CREATED_AT`\)/], sqlite: [/CAST\(330 AS TEXT\) \|\| ' minutes'/] },
+  },
+  {
     name: 'regex-match-first',
     query: withExpression((w) => ['regex-match-first', ['text', w.f('ORDERS', 'ID')], '[0-9]+']),
     expect: { postgres: [/SUBSTRING\(.* FROM CONCAT\('\(', '\[0-9\]\+', '\)'\)\)/], mysql: [/REGEXP_SUBSTR\(/], duckdb: [/REGEXP_EXTRACT\(/] },

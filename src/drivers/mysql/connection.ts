@@ -10,7 +10,8 @@ import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, 
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { flag, num, str } from '../shared/details.js';
-import { base64, decimalValue, integerValue, localTimestamp } from '../shared/values.js';
+import { base64, decimalValue, integerValue, localTimestamp, utcTimestamp } from '../shared/values.js';
+import { DateTime } from 'luxon';
 import { mysqlResultType } from './types.js';
 import { introspectMysql } from './introspect.js';
 
@@ -29,7 +30,25 @@ interface FieldPacket {
 /** How to turn one column's raw mysql2 values into the row conventions, from its protocol type. */
 type Converter = (value: unknown) => unknown;
 
-function converterFor(field: FieldPacket): Converter {
+/** A TIMESTAMP value read in the session's zone → the instant in UTC ("…Z"). */
+type InstantReader = (local: string) => string;
+const utcSession: InstantReader = (local) => local + 'Z';
+
+/** How TIMESTAMPs read in a session zone (a name, or an offset like "+09:00") become UTC instants. */
+function sessionReader(zone: string): InstantReader {
+  if (/^[+-]\d\d:\d\d$/.test(zone)) return (local) => utcTimestamp(local + zone);
+  return (local) => {
+    const offset = DateTime.fromISO(local, { zone }).toFormat('ZZ');
+    return utcTimestamp(local + offset);
+  };
+}
+
+/** A zone's current offset, "+09:00": MySQL's session zone when its named-zone tables aren't loaded. */
+function currentOffset(zone: string): string {
+  return DateTime.now().setZone(zone).toFormat('ZZ');
+}
+
+function converterFor(field: FieldPacket, instant: InstantReader = utcSession): Converter {
   const type = TYPE_NAMES[field.columnType ?? field.type ?? -1] ?? 'UNKNOWN';
   const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
   switch (type) {
@@ -50,7 +69,7 @@ function converterFor(field: FieldPacket): Converter {
       return (v) => localTimestamp(text(v));
     case 'TIMESTAMP':
     case 'TIMESTAMP2':
-      return (v) => localTimestamp(text(v)) + 'Z';
+      return (v) => instant(localTimestamp(text(v)));
     case 'DATE':
     case 'NEWDATE':
     case 'TIME':
@@ -138,7 +157,7 @@ export class MysqlConnection implements DriverConnection {
       return await new Promise<T[]>((resolve, reject) => {
         connection.query({ sql, values: params, rowsAsArray: true }, (error, rows, fields) => {
           if (error) return reject(error);
-          const converters = ((fields ?? []) as FieldPacket[]).map(converterFor);
+          const converters = ((fields ?? []) as FieldPacket[]).map((f) => converterFor(f));
           resolve((rows as unknown[][]).map((r) => r.map((v, i) => (v === null || v === undefined ? null : (converters[i] ?? finishValue)(v)))) as T[]);
         });
       });
@@ -164,9 +183,33 @@ export class MysqlConnection implements DriverConnection {
     killer.destroy();
   }
 
+  /** Sets the session zone: by name when the server has its zone tables, else as the zone's current offset. */
+  private async setSessionZone(connection: PoolConnection, zone: string): Promise<string> {
+    const set = (value: string) => new Promise<void>((resolve, reject) => connection.query('SET time_zone = ?', [value], (error) => (error ? reject(error) : resolve())));
+    try {
+      await set(zone);
+      return zone;
+    } catch {
+      const offset = currentOffset(zone);
+      await set(offset);
+      return offset;
+    }
+  }
+
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
     const connection = await this.checkout();
     const threadId = connection.threadId;
+    // The report time zone as the session zone for this statement only; set back to UTC when the stream ends.
+    let instant = utcSession;
+    const zone = options?.timezone ?? null;
+    if (zone) {
+      try {
+        instant = sessionReader(await this.setSessionZone(connection, zone));
+      } catch (error) {
+        connection.destroy();
+        throw error;
+      }
+    }
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
       this.killQuery(threadId).catch(() => {});
     });
@@ -188,7 +231,15 @@ export class MysqlConnection implements DriverConnection {
       if (failed || cancellation.error) connection.destroy();
       else {
         stream.destroy();
-        connection.release();
+        if (!zone) return connection.release();
+        // Back to the pool's UTC; a connection whose zone can't be reset is discarded rather than reused.
+        await new Promise<void>((resolve) =>
+          connection.query("SET time_zone = '+00:00'", (error) => {
+            if (error) connection.destroy();
+            else connection.release();
+            resolve();
+          }),
+        );
       }
     };
     let fields: FieldPacket[];
@@ -199,7 +250,7 @@ export class MysqlConnection implements DriverConnection {
       await release();
       throw cancellation.translate(error);
     }
-    const converters = fields.map(converterFor);
+    const converters = fields.map((f) => converterFor(f, instant));
     const columns: ResultColumn[] = fields.map((f) => {
       const typeName = TYPE_NAMES[f.columnType ?? f.type ?? -1] ?? 'UNKNOWN';
       const [databaseType, baseType] = mysqlResultType(typeName, f.columnLength ?? 0, f.characterSet === BINARY_CHARSET);
@@ -246,7 +297,7 @@ export class MysqlConnection implements DriverConnection {
           if (error) return reject(error);
           if (Array.isArray(result)) {
             const packets = (fields ?? []) as FieldPacket[];
-            const converters = packets.map(converterFor);
+            const converters = packets.map((f) => converterFor(f));
             const rows = (result as unknown[][]).map((r) =>
               Object.fromEntries(packets.map((f, i) => [f.name, r[i] === null || r[i] === undefined ? null : converters[i](r[i])])),
             );

@@ -1,8 +1,8 @@
 // MySQL / MariaDB's SQL dialect for the MBQL compiler: backtick identifiers, `?` placeholders, DATE_FORMAT-based
 // truncation, TIMESTAMPADD/TIMESTAMPDIFF, byte-wise comparisons for text equality and case-sensitive string filters
-// (the default collations compare case-insensitively). No FULL JOIN and no percentile aggregate.
+// (the default collations compare case-insensitively), time zones by offsets computed in JS. No FULL JOIN.
 
-import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
+import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
 
 const TYPES: Record<ParamType, string | null> = {
@@ -27,7 +27,7 @@ const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
   year: '%Y-01-01',
 };
 
-const UNSUPPORTED = new Set(['full-join', 'percentile-aggregations', 'convert-timezone', 'set-timezone']);
+const UNSUPPORTED = new Set(['full-join', 'percentile-aggregations']);
 
 export class MysqlDialect extends SqlDialect {
   readonly engine = 'mysql';
@@ -168,6 +168,23 @@ export class MysqlDialect extends SqlDialect {
 
   override now(): Sql {
     return raw('NOW(6)');
+  }
+
+  // Time zones: MariaDB/MySQL know named zones only with their time-zone tables loaded, so the compiler converts
+  // with offsets computed in JS (DST included) and sessions stay in UTC; native SQL gets the report time zone as its
+  // session zone (the driver sets it, by name when the server knows it, else as the zone's current offset).
+  override readonly sessionTimezone = 'native' as const;
+
+  override timestampConstant(text: string): Sql {
+    return raw(`CAST('${checkedTimestamp(text)}' AS DATETIME)`);
+  }
+
+  override atTimeZone(expr: Sql, zone: string): Sql {
+    return this.shiftBetweenZones(expr, 'UTC', zone);
+  }
+
+  override convertTimezone(expr: Sql, to: string, from: string | null): Sql {
+    return this.shiftBetweenZones(expr, from ?? 'UTC', to);
   }
 
   override truncBasic(x: Sql, unit: BasicTruncUnit): Sql {

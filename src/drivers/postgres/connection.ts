@@ -127,6 +127,16 @@ export class PostgresConnection implements DriverConnection {
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
     const client = await this.checkout();
     const pid = (client as unknown as { processID: number }).processID;
+    // The report time zone as the session's TimeZone for this statement only; RESET puts the connection back.
+    const zone = options?.timezone ?? null;
+    if (zone) {
+      try {
+        await client.query('SELECT set_config($1, $2, false)', ['TimeZone', zone]);
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+    }
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
       this.cancelBackend(pid).catch(() => {});
     });
@@ -144,6 +154,12 @@ export class PostgresConnection implements DriverConnection {
       await cursor.close().catch(() => {
         failed = true;
       });
+      if (zone && !failed && cancellation.error === null) {
+        await client.query('RESET TIME ZONE').catch(() => {
+          failed = true;
+        });
+      }
+      // A connection whose statement failed (or whose zone couldn't be reset) is discarded, not reused.
       client.release(failed || cancellation.error !== null);
     };
     let first: Awaited<ReturnType<typeof read>>;

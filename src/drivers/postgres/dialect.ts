@@ -18,6 +18,8 @@ const TYPES: Record<ParamType, string | null> = {
 export class PostgresDialect extends SqlDialect {
   readonly engine = 'postgres';
   readonly features: ReadonlySet<string> = new Set(BASE_FEATURES);
+  /** Statements run with the report time zone as the session's TimeZone (native SQL sees it; MBQL is explicit). */
+  override readonly sessionTimezone = 'all' as const;
 
   protected paramTypeName(type: ParamType): string | null {
     return TYPES[type];

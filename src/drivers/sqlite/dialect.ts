@@ -3,10 +3,10 @@
 // compares correctly, and bound temporal values are written the same way. Percentiles use SQLite's built-in
 // percentile_cont (3.47+); no regex, no time zones (values are what is stored).
 
-import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
+import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
 
-const UNSUPPORTED = new Set(['regex', 'convert-timezone', 'set-timezone', 'split-part']);
+const UNSUPPORTED = new Set(['regex', 'set-timezone', 'split-part']);
 const DATETIME = "'%Y-%m-%d %H:%M:%f'";
 
 const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
@@ -108,6 +108,15 @@ export class SqliteDialect extends SqlDialect {
 
   override atTimeZone(expr: Sql): Sql {
     return expr;
+  }
+
+  override timestampConstant(text: string): Sql {
+    return raw(`'${checkedTimestamp(text)}.000'`);
+  }
+
+  /** convert-timezone with offsets computed in JS (SQLite knows no zones); values compared in canonical form. */
+  override convertTimezone(expr: Sql, to: string, from: string | null): Sql {
+    return this.shiftBetweenZones(this.castToDatetime(expr), from ?? 'UTC', to);
   }
 
   override ceil(x: Sql): Sql {

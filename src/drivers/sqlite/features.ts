@@ -19,6 +19,7 @@ export const SQLITE_FEATURES: ReadonlySet<string> = new Set([
   'date-arithmetics',
   'now',
   'datetime-diff',
+  'convert-timezone',
   'window-functions/cumulative',
   'window-functions/offset',
   'metadata/key-constraints',

@@ -12,6 +12,13 @@
 //   - division is floating-point and NULL when the divisor is 0.
 
 import { sql, raw, join, number, ident, param, type Sql, type SqlRenderer, type ParamType } from './sql.js';
+import { zoneConversion, utcText } from './zones.js';
+
+/** A compiler-made timestamp text, checked before it becomes SQL. */
+export function checkedTimestamp(text: string): string {
+  if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(text)) throw new TypeError(`not a timestamp constant: ${text}`);
+  return text;
+}
 
 export type TruncUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type BasicTruncUnit = Exclude<TruncUnit, 'week'>;
@@ -209,6 +216,34 @@ export abstract class SqlDialect implements SqlRenderer {
   /** convert-timezone: a timestamp read in `from` (or UTC) shown as a local timestamp in `to`. */
   convertTimezone(expr: Sql, to: string, from: string | null): Sql {
     return sql`((${expr} AT TIME ZONE ${param(from ?? 'UTC', 'text')}) AT TIME ZONE ${param(to, 'text')})`;
+  }
+
+  /**
+   * Whether statements run with the report time zone as their session time zone (so that native SQL sees it):
+   * for every query, for native queries only (MySQL: MBQL converts zones itself and keeps the session in UTC), or
+   * never (the engine has no session zone, or it is locked).
+   */
+  readonly sessionTimezone: 'all' | 'native' | 'none' = 'none';
+
+  /** A timestamp constant the compiler computed ('YYYY-MM-DD HH:MM:SS'), comparable with the engine's timestamps. */
+  timestampConstant(text: string): Sql {
+    return raw(`TIMESTAMP '${checkedTimestamp(text)}'`);
+  }
+
+  /**
+   * Wall-clock times in `from` as wall-clock times in `to`, with the zones' offsets computed in JS (./zones.ts): for
+   * engines without named time zones. The shift is picked by comparing `x` with the offset changes (a balanced
+   * tree of CASEs, so a value costs a handful of comparisons).
+   */
+  protected shiftBetweenZones(x: Sql, from: string, to: string): Sql {
+    const segments = zoneConversion(from, to);
+    const pick = (lo: number, hi: number): Sql => {
+      if (lo === hi) return number(segments[lo].shift);
+      const mid = (lo + hi + 1) >> 1;
+      return sql`(CASE WHEN ${x} < ${this.timestampConstant(utcText(segments[mid].fromLocal!))} THEN ${pick(lo, mid - 1)} ELSE ${pick(mid, hi)} END)`;
+    };
+    if (segments.length === 1 && segments[0].shift === 0) return x;
+    return this.addInterval(x, pick(0, segments.length - 1), 'minute');
   }
 
   // ----- arithmetic --------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // Cases with `expect` also check exact values computed here, in JS, from the generated rows — independently of
 // any SQL. `unsupported` lists engines that must refuse the query with error_type "unsupported-feature".
 
+import { DateTime } from 'luxon';
 import { generateSample, type SampleRows } from '../../../src/sample/generate.js';
 import type { Engine, Warehouse } from './warehouses.js';
 
@@ -312,7 +313,10 @@ export const MBQL_CASES: Case[] = [
     build: (w) => w.mbql({ 'source-table': w.t('ANALYTIC_EVENTS'), expressions: { e: expr(w) }, fields: [w.f('ANALYTIC_EVENTS', 'ID'), w.f('ANALYTIC_EVENTS', 'PAGE_URL'), ['expression', 'e']], filter: ['not-null', w.f('ANALYTIC_EVENTS', 'PAGE_URL')], 'order-by': [['asc', w.f('ANALYTIC_EVENTS', 'ID')]], limit: 20 }),
     unsupported: ['sqlite'],
   })),
-  { name: 'convert-timezone', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Asia/Tokyo', 'UTC'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }), unsupported: ['sqlite', 'mysql'], expect: (_r, s) => s.ORDERS.slice(0, 10).map((r) => [r[O.ID], iso((r[O.CREATED_AT] as number) + 9 * 3600_000)]) },
+  { name: 'convert-timezone', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Asia/Tokyo', 'UTC'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }), expect: (_r, s) => s.ORDERS.slice(0, 10).map((r) => [r[O.ID], iso((r[O.CREATED_AT] as number) + 9 * 3600_000)]) },
+  // Across DST changes (exact, offsets from luxon): every order, bucketed by the New York hour.
+  { name: 'convert-timezone to a zone with DST (exact)', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'America/New_York'] }, aggregation: count, breakout: [['expression', 'e', { 'temporal-unit': 'hour-of-day' }]] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => DateTime.fromMillis(r[O.CREATED_AT] as number, { zone: 'America/New_York' }).hour, (g) => [g.length]) },
+  { name: 'convert-timezone between two zones with DST (exact)', build: (w) => orders(w, { expressions: { e: ['convert-timezone', ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Europe/Berlin'], 'America/Los_Angeles', 'Europe/Berlin'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 400 }), expect: (_r, s) => s.ORDERS.slice(0, 400).map((r) => [r[O.ID], `${DateTime.fromMillis(r[O.CREATED_AT] as number, { zone: 'America/Los_Angeles' }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS").replace(/\.000$/, '')}Z`]) },
   { name: 'expression referring to another expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')], half: ['/', ['expression', 'net'], 2] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'half']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
   { name: 'filter on an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, aggregation: count, filter: ['>', ['expression', 'net'], 50] }) },
   { name: 'order by an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, fields: [w.f('ORDERS', 'ID')], 'order-by': [['desc', ['expression', 'net']], ['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
