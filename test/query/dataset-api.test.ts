@@ -186,6 +186,14 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.equal(pg.body.state, '42P01');
   });
 
+  test('a query without a type says so', async () => {
+    const { type: _type, ...untyped } = w.mbql({ 'source-table': w.t('ORDERS') }) as Record<string, unknown>;
+    const r = await run(untyped);
+    assert.equal(r.status, 202);
+    assert.equal(r.body.error_type, 'invalid-query');
+    assert.equal(r.body.error, 'Invalid query type: nothing (expected "query" or "native").');
+  });
+
   test('an invalid MBQL clause is a failed result naming it', async () => {
     const r = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['frobnicate', w.f('ORDERS', 'TOTAL')]] }));
     assert.equal(r.status, 202);

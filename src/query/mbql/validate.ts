@@ -39,7 +39,7 @@ const JOIN_STRATEGIES = new Set(['left-join', 'right-join', 'inner-join', 'full-
 const BINNING = new Set(['num-bins', 'bin-width', 'default']);
 
 function describe(x: unknown): string {
-  const text = JSON.stringify(x);
+  const text = JSON.stringify(x) ?? 'nothing';
   return text.length > 200 ? text.slice(0, 200) + '…' : text;
 }
 
