@@ -241,6 +241,19 @@ forEachAppDb('public links', (server) => {
     assert.equal(executes.status, 404);
   });
 
+  test('a filter wired through an unusable target (stored before targets were checked) never runs unfiltered', async () => {
+    const d = (await admin.post('/api/dashboard', { name: uniqueName('Old wiring'), parameters: [{ id: 'catp', name: 'Category', slug: 'category', type: 'string/=' }] })).body;
+    const mapping = { parameter_id: 'catp', card_id: countCard.id, target: ['dimension', ['field', sample.field('PRODUCTS', 'CATEGORY'), null]] };
+    const put = await admin.put(`/api/dashboard/${d.id}`, { dashcards: [{ id: -1, card_id: countCard.id, row: 0, col: 0, size_x: 6, size_y: 4, parameter_mappings: [mapping] }] });
+    const dc = put.body.dashcards[0].id;
+    await server().ctx.db.updateTable('report_dashboardcard').set({ parameter_mappings: JSON.stringify([{ ...mapping, target: ['dimension', ['field', { a: 1 }, null]] }]) }).where('id', '=', dc).execute();
+    const uuid = await share('dashboard', d.id);
+    const base = `/api/public/dashboard/${uuid}/dashcard/${dc}/card/${countCard.id}`;
+    const filtered = await anon.get(base, { query: { parameters: JSON.stringify([{ id: 'catp', value: ['Gadget'] }]) } });
+    assert.deepEqual([filtered.status, filtered.text], [400, 'An error occurred.']);
+    assert.equal((await anon.get(base)).body.data.rows[0][0], 200, 'without a value it runs as saved');
+  });
+
   test('card filter values, pivot results, oEmbed', async () => {
     const uuid = await share('card', nativeCard.id);
     const values = await anon.get(`/api/public/card/${uuid}/params/cat-param/values`);
