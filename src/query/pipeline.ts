@@ -276,7 +276,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   }
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
-  const dialect = dialectFor(database.engine);
+  const dialect = dialectFor(database.engine, database.dbms_version);
   const settings = await querySettings(ctx);
   // parameters
   let query = applyMbqlParameters(resolved.query, resolved.query.parameters ?? [], settings.startOfWeek);

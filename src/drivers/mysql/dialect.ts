@@ -1,6 +1,7 @@
 // MySQL / MariaDB's SQL dialect for the MBQL compiler: backtick identifiers, `?` placeholders, DATE_FORMAT-based
 // truncation, TIMESTAMPADD/TIMESTAMPDIFF, byte-wise comparisons for text equality and case-sensitive string filters
-// (the default collations compare case-insensitively), time zones by offsets computed in JS. No FULL JOIN.
+// (the default collations compare case-insensitively), time zones by offsets computed in JS. No FULL JOIN; no
+// percentiles on MySQL (MariaDB has them as window functions: MariaDbDialect below).
 
 import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
@@ -154,6 +155,10 @@ export class MysqlDialect extends SqlDialect {
       : sql`(RIGHT(LOWER(${s}), CHAR_LENGTH(${suffix})) = LOWER(${suffix}))`;
   }
 
+  override nullSafeEquals(a: Sql, b: Sql): Sql {
+    return sql`(${a} <=> ${b})`;
+  }
+
   override stringEquals(a: Sql, b: Sql, negate = false): Sql {
     // The collation's (case-insensitive) test first, so that an index on the column still narrows the rows.
     if (negate) return sql`(${this.bytes(a)} <> ${this.bytes(b)})`;
@@ -262,4 +267,14 @@ export class MysqlDialect extends SqlDialect {
   }
 }
 
+/**
+ * MariaDB: MySQL's dialect, plus percentiles — PERCENTILE_CONT exists there as a window function, which the
+ * compiler turns into per-group values (a joined subquery, see `StageCompiler.windowPercentile`).
+ */
+export class MariaDbDialect extends MysqlDialect {
+  override readonly features: ReadonlySet<string> = new Set([...BASE_FEATURES.filter((f) => f !== 'full-join')]);
+  override readonly percentileAsWindow = true;
+}
+
 export const mysqlDialect = new MysqlDialect();
+export const mariadbDialect = new MariaDbDialect();

@@ -1,12 +1,13 @@
 // SQLite's SQL dialect for the MBQL compiler. SQLite has no temporal types: timestamps are text, so every temporal
 // value is brought to one canonical text form ('YYYY-MM-DD HH:MM:SS.SSS', dates 'YYYY-MM-DD') that sorts and
 // compares correctly, and bound temporal values are written the same way. Percentiles use SQLite's built-in
-// percentile_cont (3.47+); no regex, no time zones (values are what is stored).
+// percentile_cont (3.47+); regular expressions and split_part are functions the statement workers add
+// (../sqlite/workers.ts); time zones are converted with offsets computed in JS (no session zone).
 
 import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
 
-const UNSUPPORTED = new Set(['regex', 'set-timezone', 'split-part']);
+const UNSUPPORTED = new Set(['set-timezone']);
 const DATETIME = "'%Y-%m-%d %H:%M:%f'";
 
 const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
@@ -154,6 +155,23 @@ export class SqliteDialect extends SqlDialect {
 
   override position(haystack: Sql, needle: Sql): Sql {
     return sql`INSTR(${haystack}, ${needle})`;
+  }
+
+  // regexp_substr / regexp_replace / regexp_like / split_part: JS functions registered by the statement workers.
+  override regexMatchFirst(s: Sql, pattern: Sql): Sql {
+    return sql`REGEXP_SUBSTR(${s}, ${pattern})`;
+  }
+
+  override regexReplace(s: Sql, pattern: Sql, replacement: Sql): Sql {
+    return sql`REGEXP_REPLACE(${s}, ${pattern}, ${replacement})`;
+  }
+
+  override regexMatches(s: Sql, pattern: Sql): Sql {
+    return sql`(REGEXP_LIKE(${s}, ${pattern}) = 1)`;
+  }
+
+  override splitPart(s: Sql, delimiter: Sql, n: Sql): Sql {
+    return sql`SPLIT_PART(${s}, ${delimiter}, ${n})`;
   }
 
   override endsWith(s: Sql, suffix: Sql, caseSensitive: boolean): Sql {

@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import { ResourcePool } from '../shared/pool.js';
 
 export const BATCH = 500;
+/** Limits of the regular-expression functions the workers add to SQLite. */
+export const MAX_REGEX_PATTERN = 1000;
+export const MAX_REGEX_TEXT = 100_000;
 
 const WORKER_SOURCE = `
 const workerData = JSON.parse(process.env.QUARRY_SQLITE_WORKER);
@@ -18,9 +21,70 @@ process.on('disconnect', () => process.exit(0));
 const Database = require(workerData.modulePath);
 let db;
 let iterator = null;
+// SQL functions SQLite lacks, so that MBQL regex and split-part work here as on the other engines (and native SQL
+// may use them): JS regular expressions, with the pattern and the text length-limited (a runaway match is stopped
+// like any statement: its process is killed at the timeout).
+const MAX_PATTERN = ${MAX_REGEX_PATTERN};
+const MAX_TEXT = ${MAX_REGEX_TEXT};
+const patterns = new Map();
+function regex(pattern) {
+  if (typeof pattern !== 'string') throw new Error('A regular expression must be text.');
+  if (pattern.length > MAX_PATTERN) throw new Error('Regular expressions are limited to ' + MAX_PATTERN + ' characters.');
+  let re = patterns.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    if (patterns.size > 200) patterns.clear();
+    patterns.set(pattern, re);
+  }
+  return re;
+}
+function text(s) {
+  if (s === null || s === undefined) return null;
+  const t = typeof s === 'string' ? s : String(s);
+  if (t.length > MAX_TEXT) throw new Error('Regular expressions apply to text of at most ' + MAX_TEXT + ' characters.');
+  return t;
+}
+function registerFunctions(db) {
+  const opts = { deterministic: true };
+  db.function('regexp_substr', opts, (s, p) => {
+    const t = text(s);
+    if (t === null || p === null) return null;
+    const m = regex(p).exec(t);
+    return m ? m[0] : null;
+  });
+  db.function('regexp_replace', opts, (s, p, r) => {
+    const t = text(s);
+    if (t === null || p === null || r === null) return null;
+    // Replacements refer to groups as \\1 (the SQL engines' way); JS writes $1.
+    const replacement = String(r).replace(/\\$/g, '$$$$').replace(/\\\\(\\d)/g, '$$$1');
+    return t.replace(regex(p), replacement);
+  });
+  db.function('regexp_like', opts, (s, p) => {
+    const t = text(s);
+    if (t === null || p === null) return null;
+    return regex(p).test(t) ? 1 : 0;
+  });
+  // x REGEXP y calls regexp(y, x).
+  db.function('regexp', opts, (p, s) => {
+    const t = text(s);
+    if (t === null || p === null) return null;
+    return regex(p).test(t) ? 1 : 0;
+  });
+  db.function('split_part', opts, (s, d, n) => {
+    if (s === null || d === null || n === null) return null;
+    const str = String(s);
+    const delimiter = String(d);
+    const i = Number(n);
+    if (!Number.isInteger(i) || i < 1) return '';
+    if (delimiter === '') return i === 1 ? str : '';
+    const parts = str.split(delimiter);
+    return i <= parts.length ? parts[i - 1] : '';
+  });
+}
 try {
   db = new Database(workerData.file, { readonly: workerData.readOnly, fileMustExist: true, timeout: 5000 });
   if (workerData.readOnly) db.pragma('query_only = ON');
+  registerFunctions(db);
   parentPort.postMessage({ type: 'ready' });
 } catch (e) {
   parentPort.postMessage({ type: 'error', message: e.message, code: e.code });

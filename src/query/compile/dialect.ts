@@ -303,6 +303,23 @@ export abstract class SqlDialect implements SqlRenderer {
     return this.percentile(x, raw('0.5'));
   }
 
+  /**
+   * Engines whose PERCENTILE_CONT is a window function only (MariaDB): the compiler computes percentiles per group
+   * in a joined subquery (`StageCompiler.windowPercentile`) instead of as an aggregate.
+   */
+  readonly percentileAsWindow: boolean = false;
+
+  /** `PERCENTILE_CONT(p)` over a window partitioned by `partition` (the group's keys). */
+  windowPercentile(x: Sql, p: number, partition: Sql[]): Sql {
+    const over = partition.length ? sql`PARTITION BY ${join(partition)}` : raw('');
+    return sql`PERCENTILE_CONT(${number(p)}) WITHIN GROUP (ORDER BY ${x}) OVER (${over})`;
+  }
+
+  /** `a = b` that holds for two NULLs too. */
+  nullSafeEquals(a: Sql, b: Sql): Sql {
+    return sql`(${a} IS NOT DISTINCT FROM ${b})`;
+  }
+
   avg(x: Sql): Sql {
     return sql`AVG(${this.castToFloat(x)})`;
   }

@@ -811,12 +811,14 @@ export class ExpressionCompiler {
           return named(d.variance(d.castToFloat(arg().sql)), 'type/Float', null, this.describe(args[0]));
         case 'median':
           this.need('percentile-aggregations', 'median');
+          if (d.percentileAsWindow) return named(this.stage.windowPercentile(d.castToFloat(arg().sql), 0.5), 'type/Float', null, this.describe(args[0]));
           return named(d.median(d.castToFloat(arg().sql)), 'type/Float', null, this.describe(args[0]));
         case 'percentile': {
           this.need('percentile-aggregations', 'percentile');
           const p = Number(args[1]);
           if (!(p >= 0 && p <= 1)) throw invalidQuery('percentile needs a fraction between 0 and 1.');
-          const agg = named(d.percentile(d.castToFloat(arg().sql), sql`${param(p, 'float')}`), 'type/Float', null);
+          const value = d.percentileAsWindow ? this.stage.windowPercentile(d.castToFloat(arg().sql), p) : d.percentile(d.castToFloat(arg().sql), sql`${param(p, 'float')}`);
+          const agg = named(value, 'type/Float', null);
           return { ...agg, displayName: aggregationDisplayName('percentile', this.describe(args[0]), p) };
         }
         case 'count-where':

@@ -21,6 +21,8 @@ export interface JoinClause {
 }
 
 export interface Select {
+  /** SELECT DISTINCT. */
+  distinct?: boolean;
   items: SelectItem[];
   /** Appended after the items: `"source".*` when a source's columns aren't known. */
   star: Sql | null;
@@ -75,7 +77,7 @@ export function renderSelect(select: Select, dialect: SqlDialect, layout: Layout
   };
   const items = select.items.map((i) => (i.alias === null ? i.expr : sql`${i.expr} AS ${ident(i.alias)}`));
   if (select.star) items.push(select.star);
-  clause('SELECT', items.length ? list(items, layout) : raw('*'));
+  clause(select.distinct ? 'SELECT DISTINCT' : 'SELECT', items.length ? list(items, layout) : raw('*'));
   const from: Sql[] = [renderSource(select.from, dialect, layout)];
   for (const j of select.joins) {
     const src = renderSource(j.source, dialect, layout);

@@ -92,6 +92,8 @@ interface JoinInfo {
 }
 
 const CUMULATIVE = new Set(['cum-sum', 'cum-count']);
+/** Alias of the subquery holding window percentiles. */
+const WINDOW_PERCENTILES = 'percentiles__window';
 
 export class StageCompiler {
   readonly dialect: SqlDialect;
@@ -101,6 +103,8 @@ export class StageCompiler {
   readonly expressions: Record<string, unknown>;
   readonly exprs: ExpressionCompiler;
   private from!: FromSource;
+  /** Percentiles computed as window functions (see `windowPercentile`). */
+  private readonly percentiles: Array<{ arg: Sql; p: number; column: string }> = [];
 
   constructor(
     private readonly query: MbqlQuery,
@@ -479,6 +483,7 @@ export class StageCompiler {
         });
       });
       if (breakouts.length) select.groupBy = select.items.slice(0, breakouts.length).map((item, i) => this.groupKey(item, i));
+      if (this.percentiles.length) this.joinWindowPercentiles(select, breakouts.length);
     } else {
       const fields = q.fields ?? this.defaultFields();
       for (const f of fields) {
@@ -528,6 +533,30 @@ export class StageCompiler {
     select.limit = limit;
     select.offset = offset;
     return { select, columns, columnsKnown, hasAggregation };
+  }
+
+  /**
+   * A percentile on an engine that has PERCENTILE_CONT only as a window function (MariaDB): its value per group
+   * comes from a subquery over the same rows (same source, joins and filter) partitioned by the breakouts, one row
+   * per group (DISTINCT), LEFT JOINed on the breakouts (NULL-safe) — each row meets its own group's value, so the
+   * other aggregates don't change — and read with MAX() in the grouped query.
+   */
+  windowPercentile(arg: Sql, p: number): Sql {
+    const column = `p${this.percentiles.length}`;
+    this.percentiles.push({ arg, p, column });
+    return sql`MAX(${ident(WINDOW_PERCENTILES, column)})`;
+  }
+
+  private joinWindowPercentiles(select: Select, breakoutCount: number): void {
+    const keys = select.items.slice(0, breakoutCount).map((item) => item.expr);
+    const sub = emptySelect(select.from);
+    sub.distinct = true;
+    sub.joins = [...select.joins];
+    sub.where = select.where;
+    keys.forEach((k, i) => sub.items.push({ expr: k, alias: `k${i}` }));
+    for (const pc of this.percentiles) sub.items.push({ expr: this.dialect.windowPercentile(pc.arg, pc.p, keys), alias: pc.column });
+    const on = keys.length ? join(keys.map((k, i) => this.dialect.nullSafeEquals(k, sql`${ident(WINDOW_PERCENTILES, `k${i}`)}`)), ' AND ') : raw('1 = 1');
+    select.joins.push({ keyword: 'LEFT JOIN', source: { kind: 'query', select: sub, alias: WINDOW_PERCENTILES }, on });
   }
 
   private limitOffset(): [number | null, number | null] {

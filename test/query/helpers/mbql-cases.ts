@@ -49,6 +49,15 @@ function compareKeys(a: unknown, b: unknown): number {
 
 const sum = (g: unknown[][], i: number) => g.reduce((acc, r) => acc + ((r[i] as number) ?? 0), 0);
 
+/** PERCENTILE_CONT: linear interpolation between the two closest ranks. */
+function percentileCont(values: number[], p: number): number {
+  const xs = [...values].sort((a, b) => a - b);
+  const rank = p * (xs.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return xs[lo] + (xs[hi] - xs[lo]) * (rank - lo);
+}
+
 const TEMPORAL_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'minute-of-hour', 'hour-of-day', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year'];
 const DATE_UNITS = ['day', 'week', 'month', 'quarter', 'year', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year'];
 
@@ -85,9 +94,11 @@ export const MBQL_CASES: Case[] = [
   { name: 'distinct count', build: (w) => orders(w, { aggregation: [['distinct', w.f('ORDERS', 'USER_ID')]] }), expect: (_r, s) => scalar(new Set(s.ORDERS.map((r) => r[O.USER_ID])).size) },
   { name: 'stddev (population)', build: (w) => products(w, { aggregation: [['stddev', w.f('PRODUCTS', 'PRICE')]] }), expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.PRICE] as number); const m = xs.reduce((a, b) => a + b) / xs.length; return scalar(Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length)); } },
   { name: 'variance (population)', build: (w) => products(w, { aggregation: [['var', w.f('PRODUCTS', 'RATING')]] }), expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.RATING] as number); const m = xs.reduce((a, b) => a + b) / xs.length; return scalar(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length); } },
-  { name: 'median', build: (w) => products(w, { aggregation: [['median', w.f('PRODUCTS', 'PRICE')]] }), unsupported: ['mysql'], expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.PRICE] as number).sort((a, b) => a - b); return scalar((xs[99] + xs[100]) / 2); } },
-  { name: 'percentile', build: (w) => products(w, { aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.9]] }), unsupported: ['mysql'] },
-  { name: 'median by group', build: (w) => orders(w, { aggregation: [['median', w.f('ORDERS', 'TOTAL')], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }), unsupported: ['mysql'] },
+  { name: 'median', build: (w) => products(w, { aggregation: [['median', w.f('PRODUCTS', 'PRICE')]] }), expect: (_r, s) => { const xs = s.PRODUCTS.map((r) => r[P.PRICE] as number).sort((a, b) => a - b); return scalar((xs[99] + xs[100]) / 2); } },
+  { name: 'percentile', build: (w) => products(w, { aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.9]] }) },
+  { name: 'percentile and median by group with other aggregations (exact)', build: (w) => products(w, { aggregation: [['percentile', w.f('PRODUCTS', 'PRICE'), 0.9], ['count'], ['median', w.f('PRODUCTS', 'RATING')], ['sum', w.f('PRODUCTS', 'PRICE')]], breakout: [w.f('PRODUCTS', 'CATEGORY')] }), expect: (_r, s) => groupBy(s.PRODUCTS, (r) => r[P.CATEGORY], (g) => [percentileCont(g.map((r) => r[P.PRICE] as number), 0.9), g.length, percentileCont(g.map((r) => r[P.RATING] as number), 0.5), sum(g, P.PRICE)]) },
+  { name: 'median of an expression by a bucketed breakout, nulls ignored', build: (w) => orders(w, { aggregation: [['median', w.f('ORDERS', 'DISCOUNT')], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], filter: ['<', w.f('ORDERS', 'ID'), 3000] }), expect: (_r, s) => groupBy(s.ORDERS.filter((r) => (r[O.ID] as number) < 3000), (r) => year(r[O.CREATED_AT]), (g) => { const d = g.map((r) => r[O.DISCOUNT]).filter((x): x is number => x !== null); return [d.length ? percentileCont(d, 0.5) : null, g.length]; }).map(([y, ...v]) => [`${y}-01-01T00:00:00Z`, ...v]) },
+  { name: 'median by group', build: (w) => orders(w, { aggregation: [['median', w.f('ORDERS', 'TOTAL')], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }) },
   { name: 'cumulative sum by year', build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }), expect: (_r, s) => { let acc = 0; return groupBy(s.ORDERS, (r) => year(r[O.CREATED_AT]), (g) => [sum(g, O.QUANTITY)]).map(([y, v]) => [`${y}-01-01T00:00:00Z`, (acc += v as number)]); } },
   { name: 'cumulative count by quarter', build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'quarter' })] }) },
   { name: 'cumulative count with a second breakout', build: (w) => orders(w, { aggregation: [['cum-count'], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }), unordered: true },
@@ -299,7 +310,7 @@ export const MBQL_CASES: Case[] = [
   ).map(([name, expr]): Case => ({
     name: `expression ${name}`,
     build: (w) => people(w, { expressions: { e: expr(w) }, fields: [w.f('PEOPLE', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 40 }),
-    unsupported: name === 'regex-match-first' || name.startsWith('domain') || name.startsWith('host') ? ['sqlite'] : name === 'split-part' ? ['sqlite'] : undefined,
+
   })),
   ...(
     [
@@ -311,12 +322,13 @@ export const MBQL_CASES: Case[] = [
   ).map(([name, expr]): Case => ({
     name: `expression ${name} of a URL`,
     build: (w) => w.mbql({ 'source-table': w.t('ANALYTIC_EVENTS'), expressions: { e: expr(w) }, fields: [w.f('ANALYTIC_EVENTS', 'ID'), w.f('ANALYTIC_EVENTS', 'PAGE_URL'), ['expression', 'e']], filter: ['not-null', w.f('ANALYTIC_EVENTS', 'PAGE_URL')], 'order-by': [['asc', w.f('ANALYTIC_EVENTS', 'ID')]], limit: 20 }),
-    unsupported: ['sqlite'],
   })),
   { name: 'convert-timezone', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Asia/Tokyo', 'UTC'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }), expect: (_r, s) => s.ORDERS.slice(0, 10).map((r) => [r[O.ID], iso((r[O.CREATED_AT] as number) + 9 * 3600_000)]) },
   // Across DST changes (exact, offsets from luxon): every order, bucketed by the New York hour.
   { name: 'convert-timezone to a zone with DST (exact)', build: (w) => orders(w, { expressions: { e: ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'America/New_York'] }, aggregation: count, breakout: [['expression', 'e', { 'temporal-unit': 'hour-of-day' }]] }), expect: (_r, s) => groupBy(s.ORDERS, (r) => DateTime.fromMillis(r[O.CREATED_AT] as number, { zone: 'America/New_York' }).hour, (g) => [g.length]) },
   { name: 'convert-timezone between two zones with DST (exact)', build: (w) => orders(w, { expressions: { e: ['convert-timezone', ['convert-timezone', w.f('ORDERS', 'CREATED_AT'), 'Europe/Berlin'], 'America/Los_Angeles', 'Europe/Berlin'] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'e']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 400 }), expect: (_r, s) => s.ORDERS.slice(0, 400).map((r) => [r[O.ID], `${DateTime.fromMillis(r[O.CREATED_AT] as number, { zone: 'America/Los_Angeles' }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS").replace(/\.000$/, '')}Z`]) },
+  { name: 'split-part (exact, every engine)', build: (w) => people(w, { expressions: { user: ['split-part', w.f('PEOPLE', 'EMAIL'), '@', 1], none: ['split-part', w.f('PEOPLE', 'EMAIL'), '@', 3] }, fields: [w.f('PEOPLE', 'ID'), ['expression', 'user'], ['expression', 'none']], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 25 }), expect: (_r, s) => s.PEOPLE.slice(0, 25).map((r) => [r[PE.ID], String(r[PE.EMAIL]).split('@')[0], '']) },
+  { name: 'regex-match-first (exact, every engine)', build: (w) => people(w, { expressions: { n: ['regex-match-first', w.f('PEOPLE', 'ADDRESS'), '[0-9]+'] }, fields: [w.f('PEOPLE', 'ID'), ['expression', 'n']], 'order-by': [['asc', w.f('PEOPLE', 'ID')]], limit: 25 }), expect: (_r, s) => s.PEOPLE.slice(0, 25).map((r) => [r[PE.ID], /[0-9]+/.exec(String(r[PE.ADDRESS]))?.[0] ?? null]) },
   { name: 'expression referring to another expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')], half: ['/', ['expression', 'net'], 2] }, fields: [w.f('ORDERS', 'ID'), ['expression', 'half']], 'order-by': [['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
   { name: 'filter on an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, aggregation: count, filter: ['>', ['expression', 'net'], 50] }) },
   { name: 'order by an expression', build: (w) => orders(w, { expressions: { net: ['-', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'TAX')] }, fields: [w.f('ORDERS', 'ID')], 'order-by': [['desc', ['expression', 'net']], ['asc', w.f('ORDERS', 'ID')]], limit: 10 }) },
