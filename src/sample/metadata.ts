@@ -1,6 +1,6 @@
-// What Metabase's own seed says about the sample tables that sync can't infer: descriptions, and the few semantic
+// What Metabase's own seed says about the sample tables that sync can't infer: descriptions, the few semantic
 // types where the seed differs from what the name rules suggest (money columns carry none; REVIEWS.BODY is a
-// description). Applied once after the sample's first sync, as admin edits, so later syncs keep them. The
+// description), and auto-increment keys on the four e-commerce tables. Applied once after the sample's first sync, as admin edits, so later syncs keep them. The
 // descriptions are ours, written to match the seed's intent.
 
 import type { AppContext } from '../context.js';
@@ -21,6 +21,8 @@ const TABLES: Record<string, { description: string; entityType: string }> = {
   FEEDBACK: { description: 'With each order of pies sent out, Piespace includes a place for customers to submit feedback and review their order.', entityType: 'entity/GenericTable' },
   INVOICES: { description: 'Confirmed payments from Piespace customers. Most accounts pay for their pie subscription on a monthly basis.', entityType: 'entity/GenericTable' },
 };
+
+const AUTO_INCREMENT_TABLES = new Set(['PRODUCTS', 'PEOPLE', 'ORDERS', 'REVIEWS']);
 
 /** [table, field] → semantic type where the seed differs from inference. */
 const SEMANTIC_OVERRIDES: Array<[string, string, string | null]> = [
@@ -56,31 +58,56 @@ const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   },
 };
 
+/** The seed's description and entity type for one of the sample's tables, or null. */
+export function seedTableChanges(name: string, current: { description: string | null }): Record<string, unknown> | null {
+  const meta = TABLES[name];
+  return meta ? { description: current.description ?? meta.description, entity_type: meta.entityType } : null;
+}
+
+/**
+ * What the seed says about one of the sample's fields that sync wouldn't: its description, semantic type (where the
+ * seed differs from inference), FEEDBACK.BODY out of previews, and auto-increment e-commerce keys (H2's
+ * AUTO_INCREMENT; SQLite only assigns keys to INTEGER PRIMARY KEY columns, and these keep H2's BIGINT). Attributes
+ * sync would otherwise recompute are recorded as admin edits, so later syncs keep them.
+ */
+export function seedFieldChanges(
+  tableName: string,
+  field: { name: string; description: string | null; database_is_auto_increment: boolean | number; preview_display: boolean | number; admin_edited: string | null },
+): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  const edited: string[] = [];
+  const description = FIELD_DESCRIPTIONS[tableName]?.[field.name];
+  if (description && field.description === null) changes.description = description;
+  const override = SEMANTIC_OVERRIDES.find(([t, f]) => t === tableName && f === field.name);
+  if (override) {
+    changes.semantic_type = override[2];
+    edited.push('semantic_type');
+  }
+  if (tableName === 'FEEDBACK' && field.name === 'BODY' && field.preview_display) {
+    changes.preview_display = false;
+    edited.push('preview_display');
+  }
+  if (AUTO_INCREMENT_TABLES.has(tableName) && field.name === 'ID' && !field.database_is_auto_increment) {
+    changes.database_is_auto_increment = true;
+    changes.database_required = false;
+    edited.push('database_is_auto_increment', 'database_required');
+  }
+  if (edited.length) changes.admin_edited = withAdminEdits(field, edited);
+  return changes;
+}
+
+/** Applies the seed's metadata after a sync (for a sample whose rows sync numbered itself; idempotent). */
 export async function applySampleMetadata(ctx: AppContext, databaseId: number): Promise<void> {
   const now = nowIso();
   const tables = await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', databaseId).execute();
   for (const table of tables) {
-    const meta = TABLES[table.name];
-    if (!meta) continue;
-    await ctx.db
-      .updateTable('metabase_table')
-      .set({ description: table.description ?? meta.description, entity_type: meta.entityType, updated_at: now })
-      .where('id', '=', table.id)
-      .execute();
+    const changes = seedTableChanges(table.name, table);
+    if (changes) await ctx.db.updateTable('metabase_table').set({ ...changes, updated_at: now }).where('id', '=', table.id).execute();
   }
-  const tableIds = new Map(tables.map((t) => [t.name, t.id]));
   const fields = tables.length ? await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', 'in', tables.map((t) => t.id)).execute() : [];
   for (const field of fields) {
     const tableName = tables.find((t) => t.id === field.table_id)?.name ?? '';
-    const changes: Record<string, unknown> = {};
-    const description = FIELD_DESCRIPTIONS[tableName]?.[field.name];
-    if (description && field.description === null) changes.description = description;
-    const override = SEMANTIC_OVERRIDES.find(([t, f]) => tableIds.get(t) === field.table_id && f === field.name);
-    if (override) {
-      changes.semantic_type = override[2];
-      changes.admin_edited = withAdminEdits(field, ['semantic_type']);
-    }
-    if (tableName === 'FEEDBACK' && field.name === 'BODY') changes.preview_display = false;
+    const changes = seedFieldChanges(tableName, field);
     if (Object.keys(changes).length) await ctx.db.updateTable('metabase_field').set({ ...changes, updated_at: now }).where('id', '=', field.id).execute();
   }
 }

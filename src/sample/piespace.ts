@@ -5,7 +5,7 @@
 import { adjustCounts, type Prng } from './prng.js';
 import { DAY, monthEnd, startOfDay, utc } from './time.js';
 import { COUNTRIES } from './geography.js';
-import { personName, uniqueEmail, feedbackBody } from './text.js';
+import { feedbackBody, firstNamePool, lastNamePool, namesFromPool, uniqueEmail } from './text.js';
 import { RATING_LABELS } from './words.js';
 import { SAMPLE_ROW_COUNTS } from './schema.js';
 import type { Row } from './ecommerce.js';
@@ -47,7 +47,23 @@ interface Account {
   trialEndsAt: number | null;
 }
 
-function seatsFor(rng: Prng, bucket: string): number {
+/** Distinct first and last names among the accounts (reference: 1,687 / 473). */
+const ACCOUNT_FIRST_NAMES = 1687;
+const ACCOUNT_LAST_NAMES = 473;
+const MAX_SEATS = 1325;
+
+/**
+ * The seat counts of the big (> 100 seats) accounts: most just above 100, a long tail up to the one account with
+ * 1,325 — taken at evenly spaced quantiles of 101·e^X, X exponential with rate 2.5 (so their mean is about 170 and
+ * the accounts' overall mean about 16, as shipped), then shuffled.
+ */
+function bigSeatCounts(rng: Prng, count: number): number[] {
+  const out = Array.from({ length: count - 1 }, (_, k) => Math.min(MAX_SEATS - 1, Math.round(101 * Math.exp(-Math.log(1 - (k + 0.5) / (count - 1)) / 2.5))));
+  out.push(MAX_SEATS);
+  return rng.shuffle(out);
+}
+
+function seatsFor(rng: Prng, bucket: string, big: number[]): number {
   switch (bucket) {
     case '1':
       return 1;
@@ -60,7 +76,7 @@ function seatsFor(rng: Prng, bucket: string): number {
     case '21-100':
       return logUniformInt(rng, 21, 100);
     default:
-      return logUniformInt(rng, 101, 1325);
+      return big.pop()!;
   }
 }
 
@@ -77,6 +93,9 @@ function generateAccounts(rng: Prng): { rows: Row[]; accounts: Account[] } {
   const plans = rng.bag<string>([['Basic', 2378], ['Premium', 86], ['Business', 31]]);
   const sources = rng.bag<string | null>([[null, 835], ['Invite', 436], ['Google', 420], ['Twitter', 414], ['Facebook', 390]]);
   const seatBuckets = rng.bag<string>([['1', 501], ['3', 954], ['2-5', 213], ['6-20', 438], ['21-100', 306], ['101+', 83]]);
+  const bigSeats = bigSeatCounts(rng, 83);
+  const firstNames = namesFromPool(rng, firstNamePool(ACCOUNT_FIRST_NAMES), n);
+  const lastNames = namesFromPool(rng, lastNamePool(ACCOUNT_LAST_NAMES), n);
   const trialLengths = rng.bag<number | null>([[14, 975], [15, 1499], [null, 3], [-1, 18]]);
   const converted = rng.bag<boolean>([[true, 1063], [false, n - 1063]]);
   const convertedIndexes = converted.map((c, i) => (c ? i : -1)).filter((i) => i >= 0);
@@ -90,7 +109,7 @@ function generateAccounts(rng: Prng): { rows: Row[]; accounts: Account[] } {
   const rows: Row[] = [];
   const accounts: Account[] = [];
   for (let i = 0; i < n; i++) {
-    const name = personName(rng);
+    const name = { first: firstNames[i], last: lastNames[i] };
     const email = uniqueEmail(rng, name, ['gmail.example', 'yahoo.example', 'hotmail.example'], emails);
     const createdAt = created[i];
     const trialDays = trialLengths[i] === -1 ? rng.int(7, 30) : trialLengths[i];
@@ -107,7 +126,7 @@ function generateAccounts(rng: Prng): { rows: Row[]; accounts: Account[] } {
     const longitude = i === noLocation ? null : ((country.lon + rng.normal(0, country.spread / 2) + 540) % 360) - 180;
     accounts.push({ id: i + 1, email, createdAt, trialEndsAt });
     rows.push([
-      i + 1, email, name.first, name.last, plans[i], sources[i], seatsFor(rng, seatBuckets[i]), createdAt, trialEndsAt, canceledAt,
+      i + 1, email, name.first, name.last, plans[i], sources[i], seatsFor(rng, seatBuckets[i], bigSeats), createdAt, trialEndsAt, canceledAt,
       converted[i], active.has(i), legacy.has(i), latitude, longitude, noCountry.has(i) ? null : country.code,
     ]);
   }

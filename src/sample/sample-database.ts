@@ -16,6 +16,7 @@ import { runSync } from '../sync/runner.js';
 import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { writeSqliteSample } from './load.js';
 import { SAMPLE_CAVEATS, SAMPLE_DESCRIPTION, SAMPLE_POINTS_OF_INTEREST, applySampleMetadata } from './metadata.js';
+import { seedSampleIds } from './ids.js';
 
 export const SAMPLE_FILE_NAME = 'sample-database.sqlite';
 export const SAMPLE_NAME = 'Sample Database';
@@ -110,6 +111,7 @@ async function registerSample(ctx: AppContext): Promise<{ id: number; created: b
 }
 
 async function syncSample(ctx: AppContext, id: number): Promise<void> {
+  await seedSampleIds(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'seeding the sample database ids failed'));
   await runSync(ctx, id, 'full');
   await applySampleMetadata(ctx, id);
 }

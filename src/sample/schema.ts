@@ -3,7 +3,9 @@
 // wall-clock, no zone), date columns "YYYY-MM-DD" strings.
 
 export type SampleEngine = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
-export type ColumnKind = 'bigint' | 'integer' | 'smallint' | 'double' | 'varchar' | 'char2' | 'char5' | 'char13' | 'clob' | 'timestamp' | 'date' | 'boolean';
+// varchar2000: REVIEWS.BODY, a CHARACTER VARYING in H2 whose description says "limited to 2000 characters" (its
+// texts run past 255, the others' bound elsewhere).
+export type ColumnKind = 'bigint' | 'integer' | 'smallint' | 'double' | 'varchar' | 'varchar2000' | 'char2' | 'char5' | 'char13' | 'clob' | 'timestamp' | 'date' | 'boolean';
 
 export interface SampleColumn {
   name: string;
@@ -23,20 +25,20 @@ export interface SampleTable {
 // SQLite keeps the declared type names of Metabase's H2 sample, so database_type reads the same as Metabase's.
 const TYPE_NAMES: Record<SampleEngine, Record<ColumnKind, string>> = {
   sqlite: {
-    bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', double: 'DOUBLE PRECISION', varchar: 'CHARACTER VARYING',
+    bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', double: 'DOUBLE PRECISION', varchar: 'CHARACTER VARYING', varchar2000: 'CHARACTER VARYING',
     char2: 'CHARACTER(2)', char5: 'CHARACTER(5)', char13: 'CHARACTER(13)', clob: 'CHARACTER LARGE OBJECT',
     timestamp: 'TIMESTAMP', date: 'DATE', boolean: 'BOOLEAN',
   },
   postgres: {
-    bigint: 'bigint', integer: 'integer', smallint: 'smallint', double: 'double precision', varchar: 'varchar(255)',
+    bigint: 'bigint', integer: 'integer', smallint: 'smallint', double: 'double precision', varchar: 'varchar(255)', varchar2000: 'varchar(2000)',
     char2: 'char(2)', char5: 'char(5)', char13: 'char(13)', clob: 'text', timestamp: 'timestamp(3)', date: 'date', boolean: 'boolean',
   },
   mysql: {
-    bigint: 'BIGINT', integer: 'INT', smallint: 'SMALLINT', double: 'DOUBLE', varchar: 'VARCHAR(255)',
+    bigint: 'BIGINT', integer: 'INT', smallint: 'SMALLINT', double: 'DOUBLE', varchar: 'VARCHAR(255)', varchar2000: 'VARCHAR(2000)',
     char2: 'CHAR(2)', char5: 'CHAR(5)', char13: 'CHAR(13)', clob: 'TEXT', timestamp: 'DATETIME(3)', date: 'DATE', boolean: 'BOOLEAN',
   },
   duckdb: {
-    bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', double: 'DOUBLE', varchar: 'VARCHAR',
+    bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', double: 'DOUBLE', varchar: 'VARCHAR', varchar2000: 'VARCHAR',
     char2: 'VARCHAR', char5: 'VARCHAR', char13: 'VARCHAR', clob: 'VARCHAR', timestamp: 'TIMESTAMP', date: 'DATE', boolean: 'BOOLEAN',
   },
 };
@@ -73,7 +75,7 @@ export const SAMPLE_TABLES: SampleTable[] = [
   },
   {
     name: 'REVIEWS',
-    columns: [pk(true), fk('PRODUCT_ID', 'integer', 'PRODUCTS'), col('REVIEWER', 'varchar'), col('RATING', 'smallint'), col('BODY', 'clob'), col('CREATED_AT', 'timestamp')],
+    columns: [pk(true), fk('PRODUCT_ID', 'integer', 'PRODUCTS'), col('REVIEWER', 'varchar'), col('RATING', 'smallint'), col('BODY', 'varchar2000'), col('CREATED_AT', 'timestamp')],
   },
   {
     name: 'ACCOUNTS',

@@ -1,7 +1,9 @@
 // People's names, e-mail addresses, user names, companies and free text, drawn from ./words.ts.
 
-import type { Prng } from './prng.js';
-import { COMPANY_FORMS, FIRST_NAMES, LAST_NAMES, REVIEW_WORDS, TASTING_WORDS } from './words.js';
+import { Prng } from './prng.js';
+import {
+  COMPANY_FORMS, FIRST_NAMES, LAST_NAMES, NAME_ENDINGS, NAME_NUCLEI, NAME_ONSETS, REVIEW_WORDS, SURNAME_ENDINGS, SURNAME_ROOTS, TASTING_WORDS,
+} from './words.js';
 
 export interface PersonName {
   first: string;
@@ -10,6 +12,44 @@ export interface PersonName {
 
 export function personName(rng: Prng): PersonName {
   return { first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES) };
+}
+
+/** `count` distinct names: `base` first, then `extra` candidates (in a fixed shuffled order) not already taken. */
+function namePool(base: readonly string[], extra: string[], count: number, seed: number): string[] {
+  const pool = [...new Set(base)];
+  const taken = new Set(pool.map((n) => n.toLowerCase()));
+  for (const name of new Prng(seed).shuffle(extra)) {
+    if (pool.length >= count) break;
+    if (taken.has(name.toLowerCase())) continue;
+    taken.add(name.toLowerCase());
+    pool.push(name);
+  }
+  if (pool.length < count) throw new Error(`only ${pool.length} distinct names for ${count}`);
+  return pool.slice(0, count);
+}
+
+/** `count` distinct first names: the word list, then syllable compounds ("Mirela", "Thorin"). */
+export function firstNamePool(count: number): string[] {
+  const extra: string[] = [];
+  for (const onset of NAME_ONSETS) for (const nucleus of NAME_NUCLEI) for (const ending of NAME_ENDINGS) extra.push(onset + nucleus + ending);
+  return namePool(FIRST_NAMES, extra, count, 0x6e616d65);
+}
+
+/** `count` distinct last names: the word list, then compounds ("Ashworth", "Greenley"). */
+export function lastNamePool(count: number): string[] {
+  const extra: string[] = [];
+  for (const root of SURNAME_ROOTS) for (const ending of SURNAME_ENDINGS) extra.push(root + ending);
+  return namePool(LAST_NAMES, extra, count, 0x7375726e);
+}
+
+/**
+ * `rows` names using every name of `pool` at least once (so exactly `pool.length` are distinct), the rest drawn
+ * from it, in random order.
+ */
+export function namesFromPool(rng: Prng, pool: readonly string[], rows: number): string[] {
+  const out = [...pool];
+  while (out.length < rows) out.push(rng.pick(pool));
+  return rng.shuffle(out);
 }
 
 const EMAIL_FORMS: ReadonlyArray<readonly [(n: PersonName) => string, number]> = [

@@ -120,3 +120,21 @@ export const TASTING_WORDS = [
 ] as const;
 
 export const RATING_LABELS: Record<number, string> = { 1: 'Poor', 2: 'Below Average', 3: 'Average', 4: 'Good', 5: 'Great' };
+
+// Syllables for the extra first names of ACCOUNTS (whose 2,495 rows carry 1,687 distinct first names: more than any
+// hand-written list) and word parts for its 473 distinct last names. Combined by ./text.ts in a fixed order.
+export const NAME_ONSETS = [
+  'B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'T', 'V', 'W', 'Y', 'Z', 'Br', 'Cl', 'Dr',
+  'El', 'Fl', 'Gr', 'Sh', 'St', 'Th', 'Al', 'An', 'Ar', 'Is', 'Or',
+] as const;
+export const NAME_NUCLEI = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ie', 'ar', 'el', 'in', 'or', 'am', 'is'] as const;
+export const NAME_ENDINGS = [
+  'n', 'na', 'ne', 'lia', 'ra', 'ro', 'la', 'lo', 'mon', 'sa', 'ton', 'ly', 'da', 'dor', 'ric', 'wen', 'ssa', 'th',
+  'vin', 'ya', 'nia', 'lie', 'rus', 'tte', 'bel',
+] as const;
+export const SURNAME_ROOTS = [
+  'Ash', 'Black', 'Brad', 'Brook', 'Cald', 'Clay', 'Cole', 'Crom', 'Dun', 'East', 'Ell', 'Fair', 'Fen', 'Gold',
+  'Green', 'Hal', 'Hart', 'Hay', 'Hol', 'Kings', 'Lang', 'Lock', 'Mar', 'Mid', 'Mor', 'New', 'North', 'Old', 'Pem',
+  'Red', 'Ross', 'Rut', 'Shel', 'Stan', 'Stock', 'Thorn', 'Wal', 'Wes', 'Whit', 'Wood',
+] as const;
+export const SURNAME_ENDINGS = ['son', 'ley', 'worth', 'well', 'ford', 'field', 'man', 'ton', 'by', 'wood', 'ridge', 'more'] as const;

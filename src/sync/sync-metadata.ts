@@ -16,7 +16,8 @@ import { unfoldJsonFields } from './json-unfold.js';
 
 const key = (schema: string | null, name: string) => `${schema ?? ''}\u0000${name}`;
 
-function newFieldValues(tableId: number, f: IntrospectedField, now: string, jsonUnfolding: boolean) {
+/** A new metabase_field row for an introspected column (also used to seed the sample's fields with fixed ids). */
+export function newFieldValues(tableId: number, f: IntrospectedField, now: string, jsonUnfolding: boolean) {
   return {
     entity_id: newEntityId(),
     table_id: tableId,
@@ -54,29 +55,34 @@ function newFieldValues(tableId: number, f: IntrospectedField, now: string, json
   };
 }
 
+/** A new metabase_table row for an introspected table (also used to seed the sample's tables with fixed ids). */
+export function newTableValues(databaseId: number, t: IntrospectedTable, now: string) {
+  return {
+    entity_id: newEntityId(),
+    db_id: databaseId,
+    schema: t.schema,
+    name: t.name,
+    display_name: humanize(t.name),
+    description: t.description ?? null,
+    entity_type: classifyTable(t.name),
+    active: true,
+    visibility_type: null,
+    initial_sync_status: 'incomplete',
+    is_upload: false,
+    field_order: 'database',
+    show_in_getting_started: false,
+    caveats: null,
+    points_of_interest: null,
+    estimated_row_count: t.estimatedRowCount ?? null,
+    view_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 async function syncTableRow(ctx: AppContext, databaseId: number, existing: TableRow | undefined, t: IntrospectedTable, now: string): Promise<number> {
   if (!existing) {
-    const values = {
-      entity_id: newEntityId(),
-      db_id: databaseId,
-      schema: t.schema,
-      name: t.name,
-      display_name: humanize(t.name),
-      description: t.description ?? null,
-      entity_type: classifyTable(t.name),
-      active: true,
-      visibility_type: null,
-      initial_sync_status: 'incomplete',
-      is_upload: false,
-      field_order: 'database',
-      show_in_getting_started: false,
-      caveats: null,
-      points_of_interest: null,
-      estimated_row_count: t.estimatedRowCount ?? null,
-      view_count: 0,
-      created_at: now,
-      updated_at: now,
-    };
+    const values = newTableValues(databaseId, t, now);
     if (ctx.dialect === 'mysql') {
       const r = await ctx.db.insertInto('metabase_table').values(values).executeTakeFirstOrThrow();
       return Number(r.insertId);
@@ -117,8 +123,8 @@ async function syncFields(ctx: AppContext, tableId: number, t: IntrospectedTable
       changes.database_position = f.position;
       if (!edited.has('position')) changes.position = f.position;
     }
-    if (Boolean(row.database_required) !== f.required) changes.database_required = f.required;
-    if (Boolean(row.database_is_auto_increment) !== f.autoIncrement) changes.database_is_auto_increment = f.autoIncrement;
+    if (!edited.has('database_required') && Boolean(row.database_required) !== f.required) changes.database_required = f.required;
+    if (!edited.has('database_is_auto_increment') && Boolean(row.database_is_auto_increment) !== f.autoIncrement) changes.database_is_auto_increment = f.autoIncrement;
     if (row.description === null && f.description) changes.description = f.description;
     if (!edited.has('semantic_type')) {
       if (f.primaryKey && row.semantic_type !== 'type/PK') changes.semantic_type = 'type/PK';

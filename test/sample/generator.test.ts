@@ -126,6 +126,23 @@ test('piespace tables keep their marginal distributions and references', () => {
   assert.ok([...perAccount.values()].every((n) => n >= 1 && n <= 22));
 });
 
+test('accounts: 1,687 / 473 distinct first / last names, seats with median 3, mean about 16, up to 1,325', () => {
+  assert.equal(new Set(values('ACCOUNTS', 'FIRST_NAME')).size, 1687);
+  assert.equal(new Set(values('ACCOUNTS', 'LAST_NAME')).size, 473);
+  const seats = (values('ACCOUNTS', 'SEATS') as number[]).slice().sort((a, b) => a - b);
+  const mean = seats.reduce((a, b) => a + b, 0) / seats.length;
+  assert.ok(mean > 15 && mean < 17, `mean seats ${mean}`);
+  assert.equal(seats[Math.floor(seats.length / 2)], 3);
+  assert.equal(seats[0], 1);
+  assert.equal(seats[seats.length - 1], 1325);
+  const bucket = (lo: number, hi: number) => seats.filter((n) => n >= lo && n <= hi).length;
+  assert.deepEqual([bucket(1, 1), bucket(2, 5), bucket(3, 3), bucket(6, 20), bucket(21, 100), bucket(101, Infinity)], [501, 1167, 954, 438, 306, 83]);
+  for (const row of rows.ACCOUNTS.slice(0, 200)) {
+    const local = String(row[col('ACCOUNTS', 'EMAIL')]).split('@')[0];
+    assert.ok(local.includes(String(row[col('ACCOUNTS', 'FIRST_NAME')]).toLowerCase()) && local.includes(String(row[col('ACCOUNTS', 'LAST_NAME')]).toLowerCase()), local);
+  }
+});
+
 test('generation is deterministic', () => {
   const again = generateSample(20240419 + 1);
   assert.notDeepEqual(again.PRODUCTS[0], rows.PRODUCTS[0]);

@@ -55,3 +55,51 @@ test('MB_LOAD_SAMPLE_CONTENT=false skips it', async () => {
     await server.close();
   }
 });
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`the Sample Database has the seed's table and field ids, keys and types (${kind} app DB)`, async () => {
+    const server = await startServer(kind, { MB_LOAD_SAMPLE_CONTENT: 'true' });
+    try {
+      const admin = await setupAdmin(server);
+      await waitForSync(admin, 1);
+      const md = (await admin.get('/api/database/1/metadata')).body;
+      const table = (name: string) => md.tables.find((t: any) => t.name === name);
+      const field = (t: string, f: string) => table(t).fields.find((x: any) => x.name === f);
+      const tableIds = Object.fromEntries(md.tables.map((t: any) => [t.name, t.id]));
+      assert.deepEqual(tableIds, { ANALYTIC_EVENTS: 1, FEEDBACK: 2, PEOPLE: 3, REVIEWS: 4, ORDERS: 5, ACCOUNTS: 6, INVOICES: 7, PRODUCTS: 8 });
+      const some: Array<[string, string, number]> = [
+        ['ACCOUNTS', 'SEATS', 1], ['ACCOUNTS', 'ID', 7], ['ANALYTIC_EVENTS', 'TIMESTAMP', 22], ['FEEDBACK', 'DATE_RECEIVED', 29],
+        ['INVOICES', 'EXPECTED_INVOICE', 35], ['ORDERS', 'ID', 37], ['ORDERS', 'SUBTOTAL', 44], ['PEOPLE', 'LATITUDE', 57],
+        ['PRODUCTS', 'CATEGORY', 58], ['PRODUCTS', 'TITLE', 65], ['REVIEWS', 'RATING', 66], ['REVIEWS', 'PRODUCT_ID', 71],
+      ];
+      for (const [t, f, id] of some) assert.equal(field(t, f).id, id, `${t}.${f}`);
+      assert.equal(md.tables.reduce((n: number, t: any) => n + t.fields.length, 0), 71);
+      assert.equal(field('ORDERS', 'PRODUCT_ID').fk_target_field_id, 62);
+      // Keys: auto-increment on the e-commerce tables, required (not auto-increment) on the Piespace ones.
+      for (const t of ['PRODUCTS', 'PEOPLE', 'ORDERS', 'REVIEWS']) {
+        assert.equal(field(t, 'ID').database_is_auto_increment, true, t);
+        assert.equal(field(t, 'ID').database_required, false, t);
+      }
+      for (const t of ['ACCOUNTS', 'ANALYTIC_EVENTS', 'FEEDBACK', 'INVOICES']) {
+        assert.equal(field(t, 'ID').database_is_auto_increment, false, t);
+        assert.equal(field(t, 'ID').database_required, true, t);
+      }
+      assert.equal(field('REVIEWS', 'BODY').database_type, 'CHARACTER VARYING');
+      assert.equal(field('FEEDBACK', 'BODY').database_type, 'CHARACTER LARGE OBJECT');
+      // A resync keeps all of it, and tables added later are numbered after the seed's.
+      assert.equal((await admin.post('/api/database/1/sync_schema')).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const { idleSyncs } = await import('../../src/sync/runner.js');
+      await idleSyncs(server.ctx);
+      const again = (await admin.get('/api/database/1/metadata')).body;
+      assert.equal(again.tables.find((t: any) => t.name === 'ORDERS').fields.find((f: any) => f.name === 'ID').database_is_auto_increment, true);
+      const copy = await admin.post('/api/database', { engine: 'sqlite', name: 'Copy', details: { db: 'sample-database.sqlite' } });
+      assert.equal(copy.status, 200, copy.text);
+      await waitForSync(admin, copy.body.id);
+      const copied = (await admin.get(`/api/database/${copy.body.id}/metadata`)).body;
+      assert.ok(copied.tables.every((t: any) => t.id > 8 && t.fields.every((f: any) => f.id > 71)));
+    } finally {
+      await server.close();
+    }
+  });
+}
