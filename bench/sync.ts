@@ -1,5 +1,6 @@
 // Full sync of the sample database (metadata, fingerprints, classification, field values) on each engine, through
-// a real server context on a SQLite app DB: first sync and re-sync times, and peak RSS. Printed, never asserted.
+// a real server context on a SQLite app DB: the first sync (the one adding a database starts) and a re-sync, and peak
+// RSS. Printed, never asserted.
 //   node --import tsx bench/sync.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { createDatabase } from '../src/databases/databases.js';
-import { runSync } from '../src/sync/runner.js';
+import { idleSyncs, runSync } from '../src/sync/runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-sync-'));
 const name = `quarry_bench_${Date.now().toString(36)}`;
@@ -33,10 +34,14 @@ const server = await createServer(loadConfig({ MB_DB_FILE: join(dir, 'app.db'), 
 try {
   await Promise.all(Object.entries(details).map(([engine, d]) => loadSampleInto(engine as never, d as never)));
   for (const [engine, d] of Object.entries(details)) {
+    // Adding a database starts its first full sync in the background: time that one sync, from the request until
+    // it is done (a runSync here would queue a second full sync behind it and count both).
     let t = performance.now();
     const db = await createDatabase(server.ctx, null, { engine, name: `Sample on ${engine}`, details: d });
-    const first = await runSync(server.ctx, db.id as number, 'full');
+    await idleSyncs(server.ctx);
     const firstMs = Math.round(performance.now() - t);
+    const status = (await server.ctx.db.selectFrom('metabase_database').select('initial_sync_status').where('id', '=', db.id as number).executeTakeFirstOrThrow()).initial_sync_status;
+    const first = status === 'complete' ? 'done' : status;
     t = performance.now();
     const again = await runSync(server.ctx, db.id as number, 'full');
     console.log(`full sync of the sample database on ${engine.padEnd(8)}: first ${firstMs} ms (${first}), re-sync ${Math.round(performance.now() - t)} ms (${again})`);
