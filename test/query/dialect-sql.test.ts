@@ -61,6 +61,11 @@ const CASES: SqlCase[] = [
     },
   },
   {
+    name: 'truncation to millisecond keeps the milliseconds',
+    query: byUnit('millisecond'),
+    expect: { mysql: [/TIMESTAMPADD\(MICROSECOND, -\(MICROSECOND\(`ORDERS`\.`CREATED_AT`\) % 1000\), `ORDERS`\.`CREATED_AT`\)/], postgres: [/DATE_TRUNC\('millisecond'/], sqlite: [/STRFTIME\('%Y-%m-%d %H:%M:%f', "ORDERS"\."CREATED_AT"\)/] },
+  },
+  {
     name: 'truncation to quarter',
     query: byUnit('quarter'),
     expect: { postgres: [/DATE_TRUNC\('quarter'/], duckdb: [/DATE_TRUNC\('quarter'/], mysql: [/MAKEDATE\(YEAR\(`ORDERS`\.`CREATED_AT`\), 1\) \+ INTERVAL \(QUARTER\(`ORDERS`\.`CREATED_AT`\) - 1\) QUARTER/], sqlite: [/PRINTF\('%02d'/] },

@@ -19,7 +19,6 @@ const TYPES: Record<ParamType, string | null> = {
 };
 
 const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
-  millisecond: '%Y-%m-%d %H:%i:%s.%f',
   second: '%Y-%m-%d %H:%i:%s',
   minute: '%Y-%m-%d %H:%i:00',
   hour: '%Y-%m-%d %H:00:00',
@@ -193,6 +192,9 @@ export class MysqlDialect extends SqlDialect {
   }
 
   override truncBasic(x: Sql, unit: BasicTruncUnit): Sql {
+    // TIMESTAMP('… .123456') reads back without its fraction through prepared statements: drop the microseconds
+    // below the millisecond arithmetically instead, which keeps the value's DATETIME(6) type.
+    if (unit === 'millisecond') return sql`TIMESTAMPADD(MICROSECOND, -(MICROSECOND(${x}) % 1000), ${x})`;
     if (unit === 'quarter') {
       return sql`TIMESTAMP(MAKEDATE(YEAR(${x}), 1) + INTERVAL (QUARTER(${x}) - 1) QUARTER)`;
     }

@@ -396,6 +396,22 @@ export const MBQL_CASES: Case[] = [
       })[unit],
   })),
 
+  ...['millisecond', 'second'].map((unit): Case => ({
+    name: `date-time column with fractional seconds by ${unit} (exact)`,
+    build: (w) => {
+      const ts = (v: string) => (w.engine === 'sqlite' ? `'${v}'` : w.engine === 'mysql' ? `CAST('${v}' AS DATETIME(6))` : `CAST('${v}' AS TIMESTAMP)`);
+      const q = (id: string) => (w.engine === 'mysql' ? `\`${id}\`` : `"${id}"`);
+      // (SQLite reads times to the millisecond, rounding finer digits: the values keep that from mattering.)
+      const native = ['2024-01-01 10:00:00.123456', '2024-01-01 10:00:00.1234', '2024-01-01 10:00:00.124', '2024-01-01 10:00:01.5'].map((v) => `SELECT ${ts(v)} AS ${q('T')}`).join(' UNION ALL ');
+      return w.mbql({ 'source-query': { native }, aggregation: [['count']], breakout: [['field', 'T', { 'base-type': 'type/DateTime', 'temporal-unit': unit }]] });
+    },
+    expect: () =>
+      ({
+        millisecond: [['2024-01-01T10:00:00.123Z', 2], ['2024-01-01T10:00:00.124Z', 1], ['2024-01-01T10:00:01.500Z', 1]],
+        second: [['2024-01-01T10:00:00Z', 3], ['2024-01-01T10:00:01Z', 1]],
+      })[unit],
+  })),
+
   // ----- legacy spellings and MBQL 5 ------------------------------------------------------------------------------------
   { name: 'legacy field-id, datetime-field, fk-> and upper-case clauses', build: (w) => orders(w, { aggregation: ['COUNT'], breakout: [['datetime-field', ['field-id', w.fid('ORDERS', 'CREATED_AT')], 'YEAR'], ['fk->', ['field-id', w.fid('ORDERS', 'PRODUCT_ID')], ['field-id', w.fid('PRODUCTS', 'CATEGORY')]]], filter: ['AND', ['>', w.fid('ORDERS', 'QUANTITY'), 1], ['NOT_NULL', ['field-id', w.fid('ORDERS', 'TAX')]]] }) },
   { name: 'legacy binning-strategy, named and ascending', build: (w) => products(w, { aggregation: [['named', ['count'], 'How many']], breakout: [['binning-strategy', ['field-id', w.fid('PRODUCTS', 'PRICE')], 'bin-width', 25]], 'order-by': [[['aggregate-field', 0], 'descending']] }) },
