@@ -277,6 +277,8 @@ async function listItems(query: ItemQuery, requested: Set<string>, options: Item
   }
   const officialFirst = options.officialCollectionsFirst ?? !query.isTrash;
   const sorted = sortItems(found, { sortColumn: options.sortColumn, sortDirection: options.sortDirection, officialFirst });
+  // Snippet folders and the snippets root are neither paged nor say limit/offset: Metabase never paged the snippets
+  // namespace (its web app lists a folder whole), and clients expect that envelope.
   const snippetsNamespace = query.namespace === 'snippets';
   const paged =
     options.limit !== null && options.offset !== null && !snippetsNamespace

@@ -27,7 +27,8 @@ export async function collectionTree(ctx: AppContext, caller: Caller, options: T
   const all = await visibleCollections(ctx, access, options.namespace);
   const others = new Set(all.filter((r) => r.personal_owner_id !== null && r.personal_owner_id !== caller.user.id).map((r) => r.id));
   const personalRoots = new Set(all.filter((r) => r.personal_owner_id !== null).map((r) => r.id));
-  let rows = all.filter((r) => r.id === access.trashId || !bool(r.archived));
+  // Archived collections never show; the Trash does unless `exclude-archived` (Metabase's tree)
+  let rows = all.filter((r) => (r.id === access.trashId ? !options.excludeArchived : !bool(r.archived)));
   if (options.excludeOtherUserCollections) rows = rows.filter((r) => !inOtherUsersPersonalTree(r, others));
 
   const node = (row: CollectionRow) => {

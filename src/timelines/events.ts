@@ -8,6 +8,7 @@ import { notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { userInfos, type UserInfo } from '../cards/creators.js';
+import { findCard } from '../cards/store.js';
 import type { TimelineEventTable } from './tables.js';
 
 export type EventRow = Selectable<TimelineEventTable>;
@@ -100,10 +101,20 @@ export interface EventInput {
   timeline_id?: number | null;
 }
 
-export async function createEvent(ctx: AppContext, caller: Caller, input: EventInput & { name: string; timestamp: string; timezone: string; timeline_id: number }) {
+export async function createEvent(
+  ctx: AppContext,
+  caller: Caller,
+  input: EventInput & { name: string; timestamp: string; timezone: string; timeline_id: number; question_id?: number | null },
+) {
   const access = await collectionAccess(ctx, caller);
   const timeline = await timelineOrMissing(ctx.db, input.timeline_id);
   access.checkWrite(timeline.collection_id);
+  // The question an event was made from (the web app says so; nothing is stored) must exist and be readable.
+  if (input.question_id !== undefined && input.question_id !== null) {
+    const question = await findCard(ctx.db, input.question_id);
+    if (!question) throw notFound(`Card ${input.question_id} does not exist.`);
+    access.checkRead(question.collection_id);
+  }
   const now = nowIso();
   const id = await insertReturningId(ctx.db, ctx.dialect, 'timeline_event', {
     timeline_id: timeline.id,

@@ -69,7 +69,7 @@ forEachAppDb('card queries', (server) => {
     const question = await card({ dataset_query: byCategory() });
     await admin.put(`/api/card/${question.id}`, { result_metadata: question.result_metadata.map((m: any) => ({ ...m, display_name: 'X' })) });
     const recomputed = (await admin.put(`/api/card/${question.id}`, { dataset_query: withVendor })).body;
-    assert.ok(recomputed.result_metadata.every((m: any) => m.display_name !== 'X'));
+    assert.ok(recomputed.result_metadata.every((m: any) => m.display_name !== 'X'), 'recomputed');
   });
 
   test('POST /api/card/:id/query answers 202 with rows; last_used_at and average_query_time follow', async () => {

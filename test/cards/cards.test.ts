@@ -174,7 +174,7 @@ forEachAppDb('cards', (server) => {
     assert.equal(question.table_id, data.tableId);
     assert.equal(question.database_id, data.databaseId);
     assert.deepEqual(question.dataset_query, mbql5({}), 'stored as the client sent it');
-    assert.ok((await admin.get('/api/card', { query: { f: 'table', model_id: data.tableId } })).body.some((c: any) => c.id === question.id));
+    assert.ok((await admin.get('/api/card', { query: { f: 'table', model_id: data.tableId } })).body.some((c: any) => c.id === question.id), 'f=table');
 
     const metric = await admin.post('/api/card', { name: uniqueName('m5'), type: 'metric', display: 'scalar', visualization_settings: {}, dataset_query: mbql5({ aggregation: [['count', { 'lib/uuid': uuid(1) }]] }) });
     assert.equal(metric.status, 200, metric.text);
@@ -201,7 +201,7 @@ forEachAppDb('cards', (server) => {
 
     const onIt = await createCard(admin, data, { dataset_query: { 'lib/type': 'mbql/query', database: data.databaseId, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-card': question.id }] } });
     assert.equal(onIt.source_card_id, question.id);
-    assert.ok((await admin.get('/api/card', { query: { f: 'using_model', model_id: question.id } })).body.some((c: any) => c.id === onIt.id));
+    assert.ok((await admin.get('/api/card', { query: { f: 'using_model', model_id: question.id } })).body.some((c: any) => c.id === onIt.id), 'f=using_model');
   });
 
   test('models display as a table; native models cannot have variables', async () => {

@@ -321,6 +321,21 @@ forEachAppDb('collections', (server) => {
     assert.deepEqual(afterArchive.find((n: any) => n.id === parent.id).children, []);
   });
 
+  test('the Trash: in the tree unless exclude-archived, in the list only with archived=true (Metabase)', async () => {
+    const isTrash = (n: any) => n.type === 'trash';
+    const tree = (await admin.get('/api/collection/tree')).body;
+    assert.equal(tree.filter(isTrash).length, 1);
+    assert.equal(tree.find(isTrash).name, 'Trash');
+    const trashes = async (path: string, query: Record<string, string> = {}) => (await admin.get(path, { query })).body.filter(isTrash).length;
+    assert.equal(await trashes('/api/collection/tree', { 'exclude-archived': 'true' }), 0, 'exclude-archived leaves the Trash out');
+    assert.equal(await trashes('/api/collection/tree', { shallow: 'true' }), 1, 'shallow tree');
+    assert.equal(await trashes('/api/collection/tree', { shallow: 'true', 'exclude-archived': 'true' }), 0, 'shallow, exclude-archived');
+    assert.equal(await trashes('/api/collection'), 0, 'the list leaves it out');
+    const archived = (await admin.get('/api/collection', { query: { archived: 'true' } })).body;
+    assert.equal(archived.filter(isTrash).length, 1, 'archived=true lists it');
+    assert.equal(archived.filter((c: any) => !isTrash(c) && c.archived !== true).length, 0, 'and only archived collections');
+  });
+
   test('views of collection items show up in recents', async () => {
     const c = await createCollection(admin);
     await admin.get(`/api/collection/${c.id}/items`);

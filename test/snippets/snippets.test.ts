@@ -72,7 +72,12 @@ forEachAppDb('native query snippets', (server) => {
     assert.deepEqual(items.data.map((i: any) => `${i.model}:${i.id}`), [`snippet:${inFolder.id}`]);
     assert.equal('limit' in items, false, 'snippet folders are not paged');
     const rootItems = (await admin.get('/api/collection/root/items', { query: { namespace: 'snippets' } })).body;
-    assert.ok(rootItems.data.some((i: any) => i.model === 'collection' && i.id === folder.id));
+    assert.ok(rootItems.data.some((i: any) => i.model === 'collection' && i.id === folder.id), 'folders at the top');
+    // as in Metabase, the snippets namespace is never paged and its envelope has no limit/offset
+    const paged = (await admin.get('/api/collection/root/items', { query: { namespace: 'snippets', limit: 1, offset: 0 } })).body;
+    assert.equal(paged.data.length, rootItems.data.length);
+    assert.equal(paged.total, rootItems.total);
+    assert.deepEqual(Object.keys(paged).sort(), ['data', 'models', 'total']);
     const normal = (await admin.post('/api/collection', { name: uniqueName('Normal') })).body;
     const wrong = await admin.post('/api/native-query-snippet', { name: name(), content: '1', collection_id: normal.id });
     assert.equal(wrong.status, 400);
@@ -103,7 +108,7 @@ forEachAppDb('native query snippets', (server) => {
 
     // while the user may write SQL, everything shows
     assert.deepEqual(await searchSnippets(), [top.id, inside.id].sort());
-    assert.ok((await snippetItems('/api/collection/root/items', { namespace: 'snippets' })).includes(top.id));
+    assert.ok((await snippetItems('/api/collection/root/items', { namespace: 'snippets' })).includes(top.id), 'root items');
     assert.deepEqual(await snippetItems(`/api/collection/${folder.id}/items`), [inside.id]);
     assert.equal((await client.post(`/api/bookmark/snippet/${top.id}`)).status, 200);
 
@@ -118,11 +123,11 @@ forEachAppDb('native query snippets', (server) => {
       assert.equal((await client.post(`/api/bookmark/snippet/${inside.id}`)).status, 403);
       assert.ok(!(await client.get('/api/bookmark')).body.some((b: any) => b.type === 'snippet'), 'an older snippet bookmark is hidden');
       // admins are unaffected
-      assert.ok((await admin.get(`/api/collection/${folder.id}/items`)).body.data.some((x: any) => x.id === inside.id));
+      assert.ok((await admin.get(`/api/collection/${folder.id}/items`)).body.data.some((x: any) => x.id === inside.id), 'admins see it');
     } finally {
       const now = (await admin.get('/api/permissions/graph')).body;
       await admin.put('/api/permissions/graph', { revision: now.revision, groups: { 1: { [databaseId]: { 'create-queries': 'query-builder-and-native' } } } });
     }
-    assert.ok((await client.get('/api/bookmark')).body.some((b: any) => b.type === 'snippet' && b.item_id === top.id));
+    assert.ok((await client.get('/api/bookmark')).body.some((b: any) => b.type === 'snippet' && b.item_id === top.id), 'back with native access');
   });
 });

@@ -2,7 +2,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
-import { createCollection, uniqueName } from '../cards/fixtures.js';
+import { createCollection, registerDatabase, uniqueName } from '../cards/fixtures.js';
 
 forEachAppDb('timelines and events', (server) => {
   let admin: Client;
@@ -88,6 +88,14 @@ forEachAppDb('timelines and events', (server) => {
     assert.equal(noZone.status, 400);
     const badIcon = await admin.post('/api/timeline-event', { name: 'x', timeline_id: t.id, timestamp: '2024-01-01', timezone: 'UTC', icon: 'rocket' });
     assert.equal(badIcon.status, 400);
+    // an event made from a question names a question that exists
+    const event = { name: 'from a question', timeline_id: t.id, timestamp: '2024-01-01', timezone: 'UTC', source: 'question' };
+    const noQuestion = await admin.post('/api/timeline-event', { ...event, question_id: 987654 });
+    assert.equal(noQuestion.status, 404);
+    assert.equal(noQuestion.text, 'Card 987654 does not exist.');
+    const data = await registerDatabase(server(), 'Timeline DB');
+    const question = (await admin.post('/api/card', { name: 'q', display: 'line', visualization_settings: {}, dataset_query: { database: data.databaseId, type: 'query', query: { 'source-table': data.tableId } } })).body;
+    assert.equal((await admin.post('/api/timeline-event', { ...event, question_id: question.id })).status, 200);
     assert.equal((await admin.delete(`/api/timeline-event/${e.id}`)).status, 204);
     assert.equal((await admin.get(`/api/timeline-event/${e.id}`)).status, 404);
   });
