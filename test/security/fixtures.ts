@@ -40,6 +40,8 @@ export interface MatrixFixtures {
   /** A query action on a model (in the admin-only collection) over a PostgreSQL warehouse, shared by public link. */
   actionId: number;
   actionUuid: string;
+  /** The PostgreSQL warehouse (it has a schema, `public`; the Sample Database has none). */
+  warehouseId: number;
   /** Drops what the fixtures made outside Quarry (the warehouse). */
   cleanup(): Promise<void>;
 }
@@ -137,6 +139,7 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     timelineId: timeline.id,
     eventId: event.id,
     actionId: action.id,
+    warehouseId: warehouse.id,
     actionUuid: ok(await admin.post(`/api/action/${action.id}/public_link`), 'action link').uuid,
     cleanup: warehouse.drop,
   };
@@ -149,6 +152,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/card') || at('/api/revision') || at('/api/table/card__') || at('/api/bookmark')) return String(fx.cardId);
     if (at('/api/dashboard')) return String(fx.dashboardId);
     if (at('/api/collection') || at('/api/timeline/collection')) return String(fx.collectionId);
+    if (path === '/api/database/:id/schema/:schema') return String(fx.warehouseId);
     if (at('/api/database')) return String(fx.sample.id);
     if (at('/api/table')) return String(fx.sample.table('PRODUCTS'));
     if (at('/api/field')) return String(fx.categoryField);
@@ -184,7 +188,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     token: preview ? (isCard ? fx.previewCardToken : fx.previewDashboardToken) : isCard ? fx.cardToken : fx.dashboardToken,
     query: 'gad',
     prefix: 'gad',
-    schema: at('/api/database/-1337') ? 'Everything else' : 'PUBLIC',
+    schema: at('/api/database/-1337') ? 'Everything else' : 'public',
     model: 'card',
     entity: 'card',
     key: 'site-name',
