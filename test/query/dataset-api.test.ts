@@ -110,6 +110,17 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.deepEqual(e.body.data.cols[0], { ...e.body.data.cols[0], name: 'Tax Rate', display_name: 'Tax Rate', expression_name: 'Tax Rate', field_ref: ['expression', 'Tax Rate'], source: 'fields', base_type: 'type/Float' });
   });
 
+  test('case and coalesce columns have the type of their values: Float for mixed numbers, Text for text and numbers', async () => {
+    const q = (e: unknown) => run(w.mbql({ 'source-table': w.t('ORDERS'), expressions: { e }, fields: [['expression', 'e']], limit: 1 }));
+    const mixed = await q(['case', [[['>', w.f('ORDERS', 'QUANTITY'), 2], 1]], { default: 2.5 }]);
+    assert.equal(mixed.body.data.cols[0].base_type, 'type/Float');
+    const text = await q(['coalesce', ['case', [[['>', w.f('ORDERS', 'QUANTITY'), 99], 'many']]], w.f('ORDERS', 'QUANTITY')]);
+    assert.equal(text.body.data.cols[0].base_type, 'type/Text');
+    assert.equal(typeof text.body.data.rows[0][0], 'string');
+    const ints = await q(['coalesce', w.f('ORDERS', 'QUANTITY'), 0]);
+    assert.equal(ints.body.data.cols[0].base_type, 'type/Integer');
+  });
+
   test('native cols use the column name and dedupe duplicates', async () => {
     const r = await run(w.native('SELECT "ID", "ID", COUNT(*) AS "COUNT(*)" FROM "PRODUCTS" GROUP BY "ID" ORDER BY "ID" LIMIT 2'));
     const cols = r.body.data.cols;

@@ -142,7 +142,7 @@ const CASES: SqlCase[] = [
       postgres: [/STRPOS\(CAST\("public"\."ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /STRPOS\(LOWER\(/],
       duckdb: [/STRPOS\(/],
       mysql: [/LOCATE\(CAST\(CONVERT\('x' USING utf8mb4\) AS BINARY\), CAST\(CONVERT\(CAST\(`ORDERS`\.`ID` AS CHAR\) USING utf8mb4\) AS BINARY\)\) > 0/, /LOCATE\(LOWER\('y'\), LOWER\(/],
-      sqlite: [/INSTR\(CAST\("ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /INSTR\(LOWER\(/],
+      sqlite: [/INSTR\(CAST\("ORDERS"\."ID" AS TEXT\), 'x'\) > 0/, /INSTR\(UNICODE_LOWER\(/],
     },
   },
   {

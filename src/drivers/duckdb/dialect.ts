@@ -42,6 +42,17 @@ export class DuckDbDialect extends SqlDialect {
     return sql`CAST(${expr} AS VARCHAR)`;
   }
 
+  /** DuckDB writes an integral double as '2.0'; PostgreSQL (and the others) as '2'. */
+  override floatToText(x: Sql): Sql {
+    const f = this.castToFloat(x);
+    return sql`(CASE WHEN ${f} = FLOOR(${f}) AND ABS(${f}) < 1e15 THEN CAST(CAST(${f} AS BIGINT) AS VARCHAR) ELSE CAST(${f} AS VARCHAR) END)`;
+  }
+
+  /** DuckDB upper-cases ß to ẞ; PostgreSQL, MySQL and the others keep ß. */
+  override upper(s: Sql): Sql {
+    return sql`REPLACE(UPPER(${s}), 'ẞ', 'ß')`;
+  }
+
   override extract(x: Sql, field: ExtractField): Sql {
     if (field === 'millisecond') return sql`CAST(EXTRACT(MILLISECOND FROM ${x}) % 1000 AS INTEGER)`;
     return super.extract(x, field);
@@ -67,7 +78,8 @@ export class DuckDbDialect extends SqlDialect {
     if (unit === 'quarter') return this.addInterval(x, sql`(${amount}) * 3`, 'month');
     if (unit === 'week') return this.addInterval(x, sql`(${amount}) * 7`, 'day');
     const fn = INTERVAL_FN[unit];
-    const n = unit === 'second' ? sql`CAST(${amount} AS DOUBLE)` : sql`CAST(${amount} AS INTEGER)`;
+    // Seconds may be fractional; milliseconds since the epoch don't fit an INTEGER.
+    const n = unit === 'second' ? sql`CAST(${amount} AS DOUBLE)` : unit === 'millisecond' ? sql`CAST(${amount} AS BIGINT)` : sql`CAST(${amount} AS INTEGER)`;
     return sql`(CAST(${x} AS TIMESTAMP) + ${raw(fn)}(${n}))`;
   }
 

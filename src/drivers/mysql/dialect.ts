@@ -3,7 +3,7 @@
 // (the default collations compare case-insensitively), time zones by offsets computed in JS. No FULL JOIN; no
 // percentiles on MySQL (MariaDB has them as window functions: MariaDbDialect below).
 
-import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit } from '../../query/compile/dialect.js';
+import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
 import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
 
 const TYPES: Record<ParamType, string | null> = {
@@ -262,6 +262,12 @@ export class MysqlDialect extends SqlDialect {
 
   override castToTime(x: Sql): Sql {
     return sql`TIME(${x})`;
+  }
+
+  override temporalToText(x: Sql, kind: TemporalKind): Sql {
+    if (kind === 'date') return sql`DATE_FORMAT(${x}, '%Y-%m-%d')`;
+    const [fn, whole] = kind === 'time' ? ['TIME_FORMAT', '%H:%i:%s'] : ['DATE_FORMAT', '%Y-%m-%d %H:%i:%s'];
+    return sql`(CASE WHEN MICROSECOND(${x}) = 0 THEN ${raw(fn)}(${x}, ${raw(`'${whole}'`)}) ELSE TRIM(TRAILING '0' FROM ${raw(fn)}(${x}, ${raw(`'${whole}.%f'`)})) END)`;
   }
 
   override parseDatetime(s: Sql): Sql {

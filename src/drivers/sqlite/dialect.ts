@@ -240,8 +240,26 @@ export class SqliteDialect extends SqlDialect {
     return sql`DATE(${s})`;
   }
 
-  override temporalToText(x: Sql): Sql {
-    return x;
+  override temporalToText(x: Sql, kind: TemporalKind): Sql {
+    if (kind === 'date') return sql`DATE(${x})`;
+    // The canonical text, without a zero fraction and without trailing zeros (as PostgreSQL writes it).
+    const [format, whole] = kind === 'time' ? ["'%H:%M:%f'", 9] : [DATETIME, 20];
+    const c = sql`STRFTIME(${raw(format)}, ${x})`;
+    return sql`(CASE WHEN SUBSTR(${c}, ${raw(String(whole + 1))}) = '000' THEN SUBSTR(${c}, 1, ${raw(String(whole - 1))}) ELSE RTRIM(${c}, '0') END)`;
+  }
+
+  /** JS's shortest round-trip digits (a function the statement workers add), as PostgreSQL writes floats. */
+  override floatToText(x: Sql): Sql {
+    return sql`FLOAT_TEXT(${x})`;
+  }
+
+  /** SQLite's UPPER/LOWER only know ASCII: the workers add Unicode ones (a letter at a time, as PostgreSQL maps). */
+  override upper(s: Sql): Sql {
+    return sql`UNICODE_UPPER(${s})`;
+  }
+
+  override lower(s: Sql): Sql {
+    return sql`UNICODE_LOWER(${s})`;
   }
 }
 

@@ -70,6 +70,19 @@ function registerFunctions(db) {
     if (t === null || p === null) return null;
     return regex(p).test(t) ? 1 : 0;
   });
+  // Unicode case mapping a character at a time; a character whose mapping is several characters (ß → SS) stays.
+  const mapChars = (s, f) => {
+    let out = '';
+    for (const c of s) {
+      const m = f(c);
+      out += [...m].length === 1 ? m : c;
+    }
+    return out;
+  };
+  db.function('unicode_upper', opts, (s) => (s === null ? null : mapChars(String(s), (c) => c.toUpperCase())));
+  db.function('unicode_lower', opts, (s) => (s === null ? null : mapChars(String(s), (c) => c.toLowerCase())));
+  // Floats as their shortest round-trip digits (what PostgreSQL, MySQL and JS write).
+  db.function('float_text', opts, (x) => (x === null ? null : typeof x === 'bigint' ? x.toString() : String(Number(x))));
   db.function('split_part', opts, (s, d, n) => {
     if (s === null || d === null || n === null) return null;
     const str = String(s);

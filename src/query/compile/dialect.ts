@@ -14,6 +14,9 @@
 import { sql, raw, join, number, ident, param, type Sql, type SqlRenderer, type ParamType } from './sql.js';
 import { zoneConversion, utcText } from './zones.js';
 
+/** A decimal number written as text, in the regular-expression syntax every engine shares. */
+export const NUMBER_PATTERN = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$';
+
 /** A compiler-made timestamp text, checked before it becomes SQL. */
 export function checkedTimestamp(text: string): string {
   if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(text)) throw new TypeError(`not a timestamp constant: ${text}`);
@@ -194,13 +197,31 @@ export abstract class SqlDialect implements SqlRenderer {
     return sql`CAST(${expr} AS TIMESTAMP)`;
   }
 
-  /** Text → integer the way the `integer` expression does (non-numeric text gives NULL or an error per engine). */
+  /**
+   * Text → integer, the `integer` expression on text: a decimal number (spaces around it allowed) rounded half away
+   * from zero, as `integer` rounds numbers ("12.7" → 13); anything else NULL — the same on every engine (they'd
+   * otherwise truncate, round, return 0 or fail).
+   */
   textToInteger(expr: Sql): Sql {
-    return this.castToInteger(expr);
+    const t = this.trim(expr);
+    return sql`(CASE WHEN ${this.regexMatches(t, sql`${param(NUMBER_PATTERN, 'text')}`)} THEN ${this.castToInteger(this.round(this.castToFloat(t)))} END)`;
   }
 
+  /** Text → float, the `float` expression on text: a decimal number, else NULL. */
   textToFloat(expr: Sql): Sql {
-    return this.castToFloat(expr);
+    const t = this.trim(expr);
+    return sql`(CASE WHEN ${this.regexMatches(t, sql`${param(NUMBER_PATTERN, 'text')}`)} THEN ${this.castToFloat(t)} END)`;
+  }
+
+  /** A float as text the way PostgreSQL writes it: the shortest digits that read back the same ("2", "0.1"). */
+  floatToText(x: Sql): Sql {
+    return this.castToText(this.castToFloat(x));
+  }
+
+  /** A boolean (a column or an expression's value) as 'true' / 'false'. */
+  booleanToText(x: Sql): Sql {
+    const t = this.truthy(x);
+    return sql`(CASE WHEN ${t} THEN 'true' WHEN NOT ${t} THEN 'false' END)`;
   }
 
   /** A stored temporal column (or expression) as a value that compares and computes correctly. */
@@ -549,9 +570,24 @@ export abstract class SqlDialect implements SqlRenderer {
     return this.castToDatetime(s);
   }
 
-  /** Temporal value rendered as ISO text (the `text` expression on a temporal value). */
-  temporalToText(x: Sql): Sql {
-    return this.castToText(x);
+  /**
+   * A temporal value as text (the `text` expression), the way PostgreSQL writes it: '2024-01-31 10:30:00' with the
+   * fraction of a second only when there is one, trailing zeros dropped ('… 10:30:00.28'); '2024-01-31' for dates;
+   * '10:30:00' for times.
+   */
+  temporalToText(x: Sql, kind: TemporalKind): Sql {
+    const type = kind === 'date' ? 'DATE' : kind === 'time' ? 'TIME' : 'TIMESTAMP';
+    return this.castToText(sql`CAST(${x} AS ${raw(type)})`);
+  }
+
+  /**
+   * `datetime` of a number, by its mode: seconds, milliseconds, microseconds or nanoseconds since the epoch.
+   */
+  epochToDatetime(x: Sql, unit: 'second' | 'millisecond' | 'microsecond' | 'nanosecond'): Sql {
+    const epoch = sql`${param('1970-01-01T00:00:00.000', 'datetime')}`;
+    if (unit === 'second') return this.addInterval(epoch, x, 'second');
+    if (unit === 'millisecond') return this.addInterval(epoch, x, 'millisecond');
+    return this.addInterval(epoch, sql`(${x} / ${raw(unit === 'microsecond' ? '1000' : '1000000')})`, 'millisecond');
   }
 }
 

@@ -7,7 +7,7 @@ import type { StageCompiler } from './stage.js';
 import { isClause, isFieldRef, fieldOptions, walkClauses } from '../mbql/clauses.js';
 import type { Clause, FieldRef } from '../mbql/types.js';
 import { invalidQuery, unsupported } from '../errors.js';
-import { isNumeric, isInteger, isTemporal, isText, isBoolean, isDate, isTime, literalType, paramTypeFor } from './types.js';
+import { isNumeric, isInteger, isTemporal, isText, isBoolean, isDate, isTime, literalType, paramTypeFor, temporalKind } from './types.js';
 import { aggregationDisplayName, aggregationColumnName, OPERATOR_SYMBOLS } from './names.js';
 import {
   parseTemporalLiteral,
@@ -209,10 +209,8 @@ export class ExpressionCompiler {
         const names = [1, 2, 3, 4, 5, 6, 7].map((n) => [n, DAYS_FROM_SUNDAY[(start + n - 1) % 7]] as [number, string]);
         return { sql: this.nameCase(this.value(args[0]).sql, names), type: 'type/Text' };
       }
-      case 'text': {
-        const v = this.value(args[0]);
-        return { sql: isTemporal(v.type) ? d.temporalToText(v.sql) : d.castToText(v.sql), type: 'type/Text' };
-      }
+      case 'text':
+        return { sql: this.textOf(this.value(args[0])), type: 'type/Text' };
       case 'integer': {
         const v = this.value(args[0]);
         return { sql: isText(v.type) ? d.textToInteger(v.sql) : d.castToInteger(d.round(v.sql)), type: 'type/BigInteger' };
@@ -225,19 +223,16 @@ export class ExpressionCompiler {
         const v = this.value(args[0]);
         return { sql: isText(v.type) ? d.parseDate(v.sql) : d.castToDate(this.stage.temporalOperand(v.sql, v.type)), type: 'type/Date' };
       }
-      case 'datetime': {
-        const v = this.value(args[0]);
-        return { sql: isText(v.type) ? d.parseDatetime(v.sql) : d.castToDatetime(v.sql), type: 'type/DateTime' };
-      }
+      case 'datetime':
+        return { sql: this.datetimeOf(this.value(args[0]), args[1]), type: 'type/DateTime' };
       case 'collate':
         return this.value(args[0]);
       case 'case':
       case 'if':
         return this.caseValue(args[0], args[1]);
       case 'coalesce': {
-        const parts = args.map((a) => this.value(a));
-        const type = parts.find((p) => p.type !== 'type/*')?.type ?? 'type/*';
-        return { sql: sql`COALESCE(${join(parts.map((p) => p.sql))})`, type };
+        const { parts, type } = this.unify(args.map((a) => this.value(a)));
+        return { sql: sql`COALESCE(${join(parts)})`, type };
       }
       case 'datetime-add':
       case 'datetime-subtract': {
@@ -365,10 +360,69 @@ export class ExpressionCompiler {
       return { when: this.condition(pair[0]), then: this.value(pair[1]) };
     });
     const fallback = options && typeof options === 'object' && 'default' in (options as object) ? this.value((options as { default: unknown }).default) : null;
-    const type = [...branches.map((b) => b.then), ...(fallback ? [fallback] : [])].find((t) => t.type !== 'type/*')?.type ?? 'type/*';
-    const whens = branches.map((b) => sql` WHEN ${b.when} THEN ${b.then.sql}`);
-    const otherwise = fallback ? sql` ELSE ${fallback.sql}` : raw('');
+    const { parts, type } = this.unify([...branches.map((b) => b.then), ...(fallback ? [fallback] : [])]);
+    const whens = branches.map((b, i) => sql` WHEN ${b.when} THEN ${parts[i]}`);
+    const otherwise = fallback ? sql` ELSE ${parts[parts.length - 1]}` : raw('');
     return { sql: sql`(CASE${join(whens, '')}${otherwise} END)`, type };
+  }
+
+  /**
+   * The values of a case or coalesce brought to one type, so every engine accepts them and answers alike: numbers
+   * are Float if any is (else Integer); text mixed with other kinds makes them all text (as `text` writes them).
+   */
+  private unify(values: Typed[]): { parts: Sql[]; type: string } {
+    const typed = values.filter((v) => v.type !== 'type/*');
+    if (typed.length && typed.every((v) => isNumeric(v.type))) {
+      return { parts: values.map((v) => v.sql), type: typed.every((v) => isInteger(v.type)) ? 'type/Integer' : 'type/Float' };
+    }
+    if (typed.some((v) => isText(v.type)) && typed.some((v) => !isText(v.type))) {
+      return { parts: values.map((v) => (v.type === 'type/*' || isText(v.type) ? v.sql : this.textOf(v))), type: 'type/Text' };
+    }
+    return { parts: values.map((v) => v.sql), type: typed[0]?.type ?? 'type/*' };
+  }
+
+  /** A value as text, written the same way on every engine (the `text` expression). */
+  private textOf(v: Typed): Sql {
+    const d = this.d;
+    if (isText(v.type)) return v.sql;
+    const kind = temporalKind(v.type);
+    if (kind) return d.temporalToText(this.stage.temporalOperand(v.sql, v.type), kind);
+    if (isBoolean(v.type)) return d.booleanToText(v.sql);
+    if (isNumeric(v.type) && !isInteger(v.type)) return d.floatToText(v.sql);
+    return d.castToText(v.sql);
+  }
+
+  /**
+   * `datetime`: text parsed as ISO-8601 (mode `iso`, the default for text) or as `YYYYMMDDHHMMSS` (`simple`); a
+   * number counted from the epoch in seconds (`unix-seconds`, the default for numbers), milliseconds, microseconds
+   * or nanoseconds. Byte modes aren't supported.
+   */
+  private datetimeOf(v: Typed, options: unknown): Sql {
+    const d = this.d;
+    const given = options && typeof options === 'object' ? (options as Record<string, unknown>).mode : undefined;
+    const mode = typeof given === 'string' ? given.toLowerCase().replace(/[-_]/g, '') : isNumeric(v.type) ? 'unixseconds' : 'iso';
+    switch (mode) {
+      case 'iso':
+        return isText(v.type) || v.type === 'type/*' ? d.parseDatetime(v.sql) : d.castToDatetime(v.sql);
+      case 'simple': {
+        const part = (start: number, length: number) => d.substring(v.sql, number(start), number(length));
+        const text = d.concat([part(1, 4), raw("'-'"), part(5, 2), raw("'-'"), part(7, 2), raw("' '"), part(9, 2), raw("':'"), part(11, 2), raw("':'"), part(13, 2)]);
+        return d.parseDatetime(text);
+      }
+      case 'unixseconds':
+        return d.epochToDatetime(v.sql, 'second');
+      case 'unixmilliseconds':
+        return d.epochToDatetime(v.sql, 'millisecond');
+      case 'unixmicroseconds':
+        return d.epochToDatetime(v.sql, 'microsecond');
+      case 'unixnanoseconds':
+        return d.epochToDatetime(v.sql, 'nanosecond');
+      case 'isobytes':
+      case 'simplebytes':
+        throw unsupported(`datetime mode ${String(given)} is not supported.`);
+      default:
+        throw invalidQuery(`Invalid datetime mode: ${JSON.stringify(given)}`);
+    }
   }
 
   private extractUnit(v: Typed, unit: string, mode?: string): Typed {
