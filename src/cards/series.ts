@@ -8,24 +8,38 @@ import { parseJson } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { readableCard } from './cards.js';
 import { cardsJson } from './json.js';
-import type { CardRow } from './store.js';
+import { datasetQueryOf, type CardRow } from './store.js';
+import { legacyQuery } from './query-info.js';
 
 const SERIES_DISPLAYS = ['area', 'line', 'bar', 'scalar'];
 const NUMERIC = /^type\/(Integer|BigInteger|Float|Decimal|Number|Currency|Percentage|Quantity|Score|Share)$/;
 const TEMPORAL = /^type\/(Date|DateTime|DateTimeWithTZ|DateTimeWithLocalTZ|DateTimeWithZoneOffset|DateTimeWithZoneID|Time|TimeWithTZ|Temporal|Instant)$/;
 
-type Column = { name?: string; source?: string; base_type?: string; effective_type?: string };
+type Column = { name?: string; source?: string; base_type?: string; effective_type?: string; field_ref?: unknown };
 
 const typeOf = (c: Column | undefined) => c?.effective_type ?? c?.base_type ?? '';
 const isNumeric = (c: Column | undefined) => NUMERIC.test(typeOf(c));
 const isTemporal = (c: Column | undefined) => TEMPORAL.test(typeOf(c));
+
+/**
+ * What a result column is: its `source` when the metadata says (results' `cols` do), else — saved `result_metadata`
+ * has no `source` — an `["aggregation", i]` ref is an aggregation, and the other columns of a query with a breakout
+ * are its breakouts.
+ */
+function kindOf(column: Column, hasBreakout: boolean): string {
+  if (column.source) return column.source;
+  if (Array.isArray(column.field_ref) && column.field_ref[0] === 'aggregation') return 'aggregation';
+  return hasBreakout ? 'breakout' : 'fields';
+}
 
 function columns(card: CardRow, kind: 'breakout' | 'aggregation'): Column[] {
   const metadata = parseJson<Column[]>(card.result_metadata, []) ?? [];
   const settings = parseJson<Record<string, unknown>>(card.visualization_settings, {});
   const names = settings[kind === 'breakout' ? 'graph.dimensions' : 'graph.metrics'];
   if (Array.isArray(names) && names.length > 0) return metadata.filter((c) => names.includes(c.name));
-  return metadata.filter((c) => c.source === kind);
+  const query = legacyQuery(datasetQueryOf(card)) as { query?: { breakout?: unknown } };
+  const hasBreakout = Array.isArray(query.query?.breakout) && query.query.breakout.length > 0;
+  return metadata.filter((c) => kindOf(c, hasBreakout) === kind);
 }
 
 function compatible(first: CardRow, second: CardRow): boolean {

@@ -86,17 +86,69 @@ forEachAppDb('activity', (server) => {
     assert.equal((await user.post('/api/activity/recents', { model: 'card', model_id: card.id, context: 'selection' })).status, 403);
   });
 
-  test('popular items: a list of at most 5', async () => {
-    const body = (await admin.get('/api/activity/popular_items')).body;
-    assert.ok(Array.isArray(body.popular_items));
-    assert.ok(body.popular_items.length <= 5);
+  async function dashboard(client: Client, fields: Record<string, unknown> = {}) {
+    const response = await client.post('/api/dashboard', { name: `Dash ${Math.random().toString(36).slice(2, 8)}`, ...fields });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  }
+
+  test('popular items: dashboards viewed by anyone, in Metabase’s recents shape, only what the caller can read, at most 5', async () => {
+    const c = await createCollection(admin);
+    const open = await dashboard(admin, { description: 'everyone looks here' });
+    const inCollection = await dashboard(admin, { collection_id: c.id });
+    const secret = await dashboard(admin, { collection_id: (await createCollection(admin)).id });
+    const someone = await freshUser();
+    for (let i = 0; i < 3; i++) await someone.get(`/api/dashboard/${open.id}`);
+    await someone.get(`/api/dashboard/${inCollection.id}`);
+    await admin.get(`/api/dashboard/${secret.id}`);
+    const graph = (await admin.get('/api/collection/graph')).body;
+    await admin.put('/api/collection/graph', { revision: graph.revision, groups: { 1: { [secret.collection_id]: 'none' } } });
+
+    const viewer = await freshUser();
+    const items = (await viewer.get('/api/activity/popular_items')).body.popular_items;
+    assert.ok(items.length <= 5, 'at most 5');
+    const ids = items.filter((i: any) => i.model === 'dashboard').map((i: any) => i.id);
+    assert.ok(ids.includes(open.id) && ids.includes(inCollection.id), `viewed dashboards: ${ids}`);
+    assert.ok(!ids.includes(secret.id), 'not a dashboard the caller cannot read');
+    const item = items.find((i: any) => i.model === 'dashboard' && i.id === open.id);
+    assert.deepEqual(Object.keys(item).sort(), ['can_write', 'description', 'id', 'model', 'moderated_status', 'name', 'parent_collection', 'timestamp']);
+    assert.equal(item.name, open.name);
+    assert.equal(item.description, 'everyone looks here');
+    assert.deepEqual(item.parent_collection, { id: 'root', name: 'Our analytics', authority_level: null });
+    assert.deepEqual(items.find((i: any) => i.id === inCollection.id && i.model === 'dashboard').parent_collection, { id: c.id, name: c.name, authority_level: null });
+    assert.ok(ids.indexOf(open.id) < ids.indexOf(inCollection.id), 'viewed more often ranks first');
+    assert.ok((await admin.get('/api/activity/popular_items')).body.popular_items.some((i: any) => i.id === secret.id && i.model === 'dashboard'), 'admins see it');
   });
 
-  test('most recently viewed dashboard: 204 when none in the last 24 hours', async () => {
+  test('most recently viewed dashboard: the last one viewed within 24 hours, else 204', async () => {
     const user = await freshUser();
-    const response = await user.get('/api/activity/most_recently_viewed_dashboard');
-    assert.equal(response.status, 204);
-    assert.equal(response.text, '');
+    const none = await user.get('/api/activity/most_recently_viewed_dashboard');
+    assert.equal(none.status, 204);
+    assert.equal(none.text, '');
+    const first = await dashboard(user);
+    const second = await dashboard(user, { collection_id: (await createCollection(admin)).id });
+    await user.get(`/api/dashboard/${first.id}`);
+    await user.get(`/api/dashboard/${second.id}`);
+    const found = await user.get('/api/activity/most_recently_viewed_dashboard');
+    assert.equal(found.status, 200);
+    assert.equal(found.body.id, second.id);
+    assert.equal(found.body.name, second.name);
+    assert.equal(found.body.collection.id, second.collection_id);
+    assert.equal(found.body.archived, false);
+    await user.get(`/api/dashboard/${first.id}`);
+    assert.equal((await user.get('/api/activity/most_recently_viewed_dashboard')).body.id, first.id, 'the newest view wins');
+
+    // views older than 24 hours don't count
+    const me = (await user.get('/api/user/current')).body;
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000 - 60_000).toISOString();
+    await server().ctx.db.updateTable('recent_views').set({ timestamp: dayAgo }).where('user_id', '=', me.id).where('model', '=', 'dashboard').where('model_id', '=', first.id).execute();
+    assert.equal((await user.get('/api/activity/most_recently_viewed_dashboard')).body.id, second.id, 'the older view is ignored');
+    await server().ctx.db.updateTable('recent_views').set({ timestamp: dayAgo }).where('user_id', '=', me.id).where('model', '=', 'dashboard').execute();
+    assert.equal((await user.get('/api/activity/most_recently_viewed_dashboard')).status, 204);
+    // an archived dashboard isn't offered
+    await user.get(`/api/dashboard/${first.id}`);
+    await user.put(`/api/dashboard/${first.id}`, { archived: true });
+    assert.equal((await user.get('/api/activity/most_recently_viewed_dashboard')).status, 204);
   });
 
   test('activity needs a session', async () => {

@@ -191,6 +191,44 @@ forEachAppDb('card queries', (server) => {
     assert.equal(unknown.text, 'Card does not have a parameter with the ID "nope"');
   });
 
+  test('parameter values stop at 1,000 with has_more_values (a field, a card source); fewer say false', async () => {
+    const email = ['field', sample.field('PEOPLE', 'EMAIL'), null];
+    const people = await card({ type: 'model', dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('PEOPLE') } } });
+    const c = await card({
+      dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('PEOPLE') } },
+      parameters: [
+        { id: 'email', name: 'Email', slug: 'email', type: 'string/=', target: ['dimension', email] },
+        { id: 'src', name: 'Src', slug: 'src', type: 'string/=', values_source_type: 'card', values_source_config: { card_id: people.id, value_field: ['field', 'EMAIL', { 'base-type': 'type/Text' }] } },
+      ],
+    });
+    for (const key of ['email', 'src']) {
+      const all = (await admin.get(`/api/card/${c.id}/params/${key}/values`)).body;
+      assert.equal(all.values.length, 1000, key);
+      assert.equal(all.has_more_values, true, key);
+      const some = (await admin.get(`/api/card/${c.id}/params/${key}/search/${encodeURIComponent('hotmail')}`)).body;
+      assert.ok(some.values.length > 0 && some.values.length < 1000, `${key}: ${some.values.length}`);
+      assert.equal(some.has_more_values, false, key);
+      assert.ok(some.values.every((v: any[]) => String(v[0]).includes('hotmail')), key);
+    }
+  });
+
+  test('series: compatible cards judged on the metadata computed at save time', async () => {
+    const byMonth = (aggregation: unknown[]) => ({
+      database: sample.id,
+      type: 'query',
+      query: { 'source-table': sample.table('ORDERS'), aggregation: [aggregation], breakout: [['field', sample.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }]] },
+    });
+    const tag = uniqueName('computed series');
+    const base = await card({ name: `${tag} base`, display: 'line', dataset_query: byMonth(['count']) });
+    assert.deepEqual(base.result_metadata.map((m: any) => m.field_ref[0]), ['field', 'aggregation'], 'computed (no source key, as Metabase saves it)');
+    const revenue = await card({ name: `${tag} revenue`, display: 'bar', dataset_query: byMonth(['sum', ['field', sample.field('ORDERS', 'TOTAL'), null]]) });
+    const byCategoryBar = await card({ name: `${tag} by category`, display: 'bar', dataset_query: byCategory() });
+    const scalar = await card({ name: `${tag} scalar`, display: 'scalar', dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), aggregation: [['count']] } } });
+    const found = (await admin.get(`/api/card/${base.id}/series`, { query: { query: tag } })).body.map((x: any) => x.id);
+    assert.deepEqual(found, [revenue.id], 'a temporal breakout and a numeric metric match; a text breakout and a scalar do not');
+    assert.ok(!found.includes(byCategoryBar.id) && !found.includes(scalar.id), 'incompatible ones are left out');
+  });
+
   test('query_metadata lists the database, tables and fields', async () => {
     const c = await card({ dataset_query: byCategory() });
     const md = (await admin.get(`/api/card/${c.id}/query_metadata`)).body;

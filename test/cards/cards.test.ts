@@ -306,6 +306,30 @@ forEachAppDb('cards', (server) => {
     assert.equal(onModel.source_card_id, model.id);
   });
 
+  test('list filters: archived and using_metric', async () => {
+    const tag = uniqueName('flt');
+    const live = await createCard(admin, data, { name: `${tag} live` });
+    const old = await createCard(admin, data, { name: `${tag} old` });
+    await admin.put(`/api/card/${old.id}`, { archived: true });
+    const hiddenCollection = await createCollection(admin);
+    const hidden = await createCard(admin, data, { name: `${tag} hidden`, collection_id: hiddenCollection.id });
+    await admin.put(`/api/card/${hidden.id}`, { archived: true });
+    const mine = (list: any[]) => list.filter((c) => c.name.startsWith(tag)).map((c) => c.id).sort();
+    assert.deepEqual(mine((await admin.get('/api/card', { query: { f: 'archived' } })).body), [old.id, hidden.id].sort());
+    assert.deepEqual(mine((await admin.get('/api/card', { query: { f: 'all' } })).body), [live.id]);
+    const graph = (await admin.get('/api/collection/graph')).body;
+    await admin.put('/api/collection/graph', { revision: graph.revision, groups: { 1: { [hiddenCollection.id]: 'none' } } });
+    const { client } = await createUserClient(server(), admin);
+    assert.deepEqual(mine((await client.get('/api/card', { query: { f: 'archived' } })).body), [old.id], 'only what the caller can read');
+
+    const metric = await createCard(admin, data, { name: `${tag} metric`, type: 'metric', display: 'scalar', dataset_query: mbql(data, { aggregation: [['count']] }) });
+    const otherMetric = await createCard(admin, data, { name: `${tag} other metric`, type: 'metric', display: 'scalar', dataset_query: mbql(data, { aggregation: [['count']] }) });
+    const aggregating = await createCard(admin, data, { name: `${tag} aggregating`, dataset_query: mbql(data, { aggregation: [['metric', metric.id]] }) });
+    const onMetric = await createCard(admin, data, { name: `${tag} on metric`, dataset_query: { database: data.databaseId, type: 'query', query: { 'source-table': `card__${metric.id}` } } });
+    await createCard(admin, data, { name: `${tag} other`, dataset_query: mbql(data, { aggregation: [['metric', otherMetric.id]] }) });
+    assert.deepEqual(mine((await admin.get('/api/card', { query: { f: 'using_metric', model_id: metric.id } })).body), [aggregating.id, onMetric.id].sort());
+  });
+
   test('copy is named "Copy of …"; move many; dashboards of a card', async () => {
     const original = await createCard(admin, data, { description: 'orig' });
     const copy = await admin.post(`/api/card/${original.id}/copy`);
