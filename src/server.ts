@@ -11,11 +11,13 @@ import { SettingsStore } from './settings/store.js';
 import './settings/definitions.js';
 import { logMailer } from './notify/mailer.js';
 import { installBodyParsers } from './http/body-parsers.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { installErrorHandling, frameworkErrors } from './http/error-handler.js';
 import { installSecurityHeaders } from './http/headers.js';
 import { routes } from './http/route.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
+
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 export interface Server {
   app: FastifyInstance;
@@ -26,8 +28,11 @@ export interface Server {
 export async function createServer(config: Config): Promise<Server> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    bodyLimit: 100 * 1024 * 1024,
+    // JSON bodies (dashboards with their cards, query definitions) stay far below this; file uploads are multipart,
+    // with their own limit (src/uploads MAX_UPLOAD_BYTES).
+    bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    frameworkErrors,
   });
   const appDb = await openAppDb(config.appDb);
   try {

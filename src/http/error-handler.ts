@@ -3,6 +3,7 @@
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, MESSAGES } from './errors.js';
+import { setApiHeaders } from './headers.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
@@ -30,6 +31,17 @@ function fromFastifyError(error: FastifyError): ApiError | null {
     return new ApiError(error.statusCode, error.message || MESSAGES.invalidRequest);
   }
   return null;
+}
+
+/**
+ * Errors the router raises before any route runs (Fastify's `frameworkErrors` option): a URL whose percent-encoding
+ * is broken, a path segment longer than the router allows. Such a path names no endpoint, so the answer is the
+ * unknown-route 404, with the same headers as any other API answer.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 404 : 400;
+  setApiHeaders(request, reply);
+  sendError(reply, new ApiError(status, status === 404 ? MESSAGES.noEndpoint : MESSAGES.invalidRequest));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

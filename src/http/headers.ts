@@ -1,6 +1,6 @@
 // The no-cache and security headers Metabase puts on every API response.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const STATIC_HEADERS: Record<string, string> = {
   'Cache-Control': 'max-age=0, no-cache, must-revalidate, proxy-revalidate',
@@ -11,14 +11,17 @@ const STATIC_HEADERS: Record<string, string> = {
   'Strict-Transport-Security': 'max-age=31536000',
 };
 
+/** Puts the headers on an answer to an `/api/…` request (also used for answers given before routing). */
+export function setApiHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.url.startsWith('/api/')) return;
+  reply.headers(STATIC_HEADERS);
+  reply.header('Last-Modified', new Date().toUTCString());
+  // Embed and public endpoints are meant to be framed by other sites; everything else is not.
+  if (!request.url.startsWith('/api/embed/') && !request.url.startsWith('/api/public/')) {
+    reply.header('X-Frame-Options', 'DENY');
+  }
+}
+
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
-    reply.headers(STATIC_HEADERS);
-    reply.header('Last-Modified', new Date().toUTCString());
-    // Embed and public endpoints are meant to be framed by other sites; everything else is not.
-    if (!request.url.startsWith('/api/embed/') && !request.url.startsWith('/api/public/')) {
-      reply.header('X-Frame-Options', 'DENY');
-    }
-  });
+  app.addHook('onRequest', async (request, reply) => setApiHeaders(request, reply));
 }

@@ -7,8 +7,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from './caller.js';
-import { forbidden, unauthenticated } from './errors.js';
-import { parseParams, type Infer, type Schema } from './schema.js';
+import { forbidden, notFound, unauthenticated } from './errors.js';
+import { parseParams, throwIssues, tryParseParams, type Infer, type Schema } from './schema.js';
 import { resolveCaller } from './auth.js';
 
 export type Auth = 'none' | 'user' | 'admin';
@@ -93,6 +93,14 @@ function declaredParams(raw: Record<string, string>, params: Shape | undefined):
   return out;
 }
 
+/** Path params: an id too large for any row names nothing, so it is a 404 like an id that doesn't exist. */
+function pathParams(shape: Shape, raw: Record<string, unknown>): Record<string, unknown> {
+  const r = tryParseParams(shape, raw, true);
+  if (r.ok) return r.value;
+  if (r.issues.some((issue) => issue.outOfRange)) throw notFound();
+  return throwIssues(r.issues);
+}
+
 export function sendValue(reply: FastifyReply, value: unknown): FastifyReply | void {
   if (value === HANDLED) return;
   if (value instanceof Respond) {
@@ -126,10 +134,14 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
         if (auth !== 'none' && !maybeCaller) throw unauthenticated();
         if (auth === 'admin' && !maybeCaller!.isSuperuser) throw forbidden();
         const rawParams = declaredParams(request.params as Record<string, string>, spec.params);
-        const params = spec.params ? parseParams(spec.params, rawParams, true) : rawParams;
+        const params = spec.params ? pathParams(spec.params, rawParams) : rawParams;
         const query = spec.query ? parseParams(spec.query, request.query, true) : (request.query as Record<string, unknown>);
         const rawBody = request.body;
         const bodyObject = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
+        // A route that declares body keys takes a JSON object (`null` counts as no body).
+        if (spec.body && rawBody !== undefined && rawBody !== null && rawBody !== bodyObject) {
+          throwIssues([{ path: ['body'], message: 'Value must be a map.', received: rawBody, description: 'Value must be a map.' }]);
+        }
         const body = spec.body ? parseParams(spec.body, bodyObject, false) : (rawBody as Record<string, unknown>);
         const value = await handler({
           ctx,

@@ -10,6 +10,8 @@ export interface Issue {
   message: string;
   received: unknown;
   description: string;
+  /** An id beyond any the app DB can hold: as a path param it names nothing (404), elsewhere it is a 400. */
+  outOfRange?: boolean;
 }
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
@@ -30,18 +32,20 @@ const fail = (message: string, received: unknown, description: string): ParseRes
   issues: [{ path: [], message, received, description }],
 });
 
+type Check<T> = (value: unknown, coerce: boolean) => { value: T } | { reason: string; outOfRange?: boolean };
+
 /** A leaf schema: a check that returns the (possibly coerced) value or a failure reason. */
-function leaf<T>(
-  description: string,
-  check: (value: unknown, coerce: boolean) => { value: T } | { reason: string },
-): Schema<T> {
+function leaf<T>(description: string, check: Check<T>): Schema<T> {
   return {
     description,
     isOptional: false,
     parse(value, coerce) {
       if (value === undefined) return fail('missing required key', undefined, description);
       const result = check(value, coerce);
-      return 'value' in result ? ok(result.value) : fail(result.reason, value, description);
+      if ('value' in result) return ok(result.value);
+      const issue: Issue = { path: [], message: result.reason, received: value, description };
+      if (result.outOfRange) issue.outOfRange = true;
+      return { ok: false, issues: [issue] };
     },
   };
 }
@@ -49,6 +53,43 @@ function leaf<T>(
 function toNumber(value: unknown, coerce: boolean): unknown {
   if (coerce && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
   return value;
+}
+
+/**
+ * Integers are app-DB `integer` columns (ids, limits, offsets): 32-bit signed. A larger value can't name a row and
+ * would make PostgreSQL fail ("value out of range"), so it is refused here, once, for every route.
+ */
+export const MAX_INT = 2_147_483_647;
+export const MIN_INT = -2_147_483_648;
+
+function intCheck(message: string, min: number): Check<number> {
+  return (v, c) => {
+    const n = toNumber(v, c);
+    if (typeof n !== 'number' || !Number.isInteger(n)) return { reason: message };
+    if (n > MAX_INT || n < MIN_INT) return { reason: message, outOfRange: true };
+    return n < min ? { reason: message } : { value: n };
+  };
+}
+
+/** Options of the string schemas. */
+export interface StringOptions {
+  /** Most characters allowed (the app-DB column's size, e.g. 254 for varchar(254)). */
+  max?: number;
+}
+
+/** Longest `received:` rendering in an error body (a 10 MB value is not echoed back). */
+const RECEIVED_MAX = 200;
+
+/**
+ * Why a string can't be stored, or null: NUL characters (PostgreSQL text refuses them) and values longer than
+ * the column (counted in characters, as PostgreSQL and MySQL count them).
+ */
+function stringProblem(value: string, options: StringOptions): string | null {
+  if (value.includes('\u0000')) return 'should not contain NUL characters';
+  if (options.max !== undefined && value.length > options.max && [...value].length > options.max) {
+    return `should be at most ${options.max} characters`;
+  }
+  return null;
 }
 
 function routed<T>(routePattern: string, schema: Schema<T>): Schema<T> {
@@ -65,33 +106,30 @@ const EMAIL = 'value must be a valid email address.';
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const s = {
-  posInt: (message = POS_INT) =>
-    routed('^\\d+$', leaf<number>(message, (v, c) => {
-      const n = toNumber(v, c);
-      return typeof n === 'number' && Number.isInteger(n) && n > 0 ? { value: n } : { reason: message };
-    })),
+  /** 1 … 2147483647 (an id). */
+  posInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 1))),
   /** A non-negative integer; Metabase reuses the positive-int message for these (a known quirk). */
-  natInt: (message = POS_INT) =>
-    routed('^\\d+$', leaf<number>(message, (v, c) => {
-      const n = toNumber(v, c);
-      return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? { value: n } : { reason: message };
-    })),
-  int: (message = INT) =>
-    routed('^-?\\d+$', leaf<number>(message, (v, c) => {
-      const n = toNumber(v, c);
-      return typeof n === 'number' && Number.isInteger(n) ? { value: n } : { reason: message };
-    })),
+  natInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 0))),
+  int: (message = INT) => routed('^-?\\d+$', leaf<number>(message, intCheck(message, MIN_INT))),
   number: (message = 'value must be a number.') =>
     leaf<number>(message, (v, c) => {
       const n = toNumber(v, c);
       return typeof n === 'number' && Number.isFinite(n) ? { value: n } : { reason: message };
     }),
-  nbstr: (message = NON_BLANK) =>
-    leaf<string>(message, (v) =>
-      typeof v === 'string' && v.trim().length > 0 ? { value: v } : { reason: message },
-    ),
-  str: (message = 'string') =>
-    leaf<string>(message, (v) => (typeof v === 'string' ? { value: v } : { reason: 'should be a string' })),
+  /** A non-blank string without NUL characters, at most `max` characters when given. */
+  nbstr: (message = NON_BLANK, options: StringOptions = {}) =>
+    leaf<string>(message, (v) => {
+      if (typeof v !== 'string' || v.trim().length === 0) return { reason: message };
+      const problem = stringProblem(v, options);
+      return problem ? { reason: problem } : { value: v };
+    }),
+  /** Any string without NUL characters, at most `max` characters when given. */
+  str: (message = 'string', options: StringOptions = {}) =>
+    leaf<string>(message, (v) => {
+      if (typeof v !== 'string') return { reason: 'should be a string' };
+      const problem = stringProblem(v, options);
+      return problem ? { reason: problem } : { value: v };
+    }),
   bool: (message = 'boolean') =>
     leaf<boolean>(message, (v, c) => {
       if (typeof v === 'boolean') return { value: v };
@@ -112,8 +150,13 @@ export const s = {
         : { reason: message },
     ),
   any: () => leaf<unknown>('any', (v) => ({ value: v })),
-  email: (message = EMAIL) =>
-    leaf<string>(message, (v) => (typeof v === 'string' && EMAIL_RE.test(v) ? { value: v } : { reason: message })),
+  /** An email address: at most 254 characters (the RFC limit, and `core_user.email`'s size). */
+  email: (message = EMAIL, options: StringOptions = { max: 254 }) =>
+    leaf<string>(message, (v) => {
+      if (typeof v !== 'string' || !EMAIL_RE.test(v)) return { reason: message };
+      const problem = stringProblem(v, options);
+      return problem ? { reason: problem } : { value: v };
+    }),
   jsonstr: (message = JSONSTR) =>
     leaf<unknown>(message, (v) => {
       if (typeof v !== 'string') return { reason: message };
@@ -213,6 +256,12 @@ function objectSchema<Shape extends Record<string, Schema<unknown>>>(
   };
 }
 
+/** The `received:` part of a specific error: the value Clojure-style, cut short when it is long. */
+export function receivedLiteral(value: unknown): string {
+  const literal = clojureLiteral(value);
+  return literal.length > RECEIVED_MAX ? `${literal.slice(0, RECEIVED_MAX)}…` : literal;
+}
+
 /** Renders a value the way Clojure prints it, for the `received:` part of specific errors. */
 export function clojureLiteral(value: unknown): string {
   if (value === undefined || value === null) return 'nil';
@@ -246,7 +295,7 @@ export function throwIssues(issues: Issue[]): never {
     setNested(errors, path, () => issue.description);
     setNested(specific, path, (existing) => [
       ...(Array.isArray(existing) ? existing : []),
-      `${issue.message}, received: ${clojureLiteral(issue.received)}`,
+      `${issue.message}, received: ${receivedLiteral(issue.received)}`,
     ]);
   }
   throw validationError(errors, specific);
@@ -258,8 +307,17 @@ export function parseParams<Shape extends Record<string, Schema<unknown>>>(
   input: unknown,
   coerce: boolean,
 ): ObjectValue<Shape> & Record<string, unknown> {
-  const source = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
-  const r = objectSchema(shape).parse(source, coerce);
+  const r = tryParseParams(shape, input, coerce);
   if (!r.ok) throwIssues(r.issues);
   return r.value;
+}
+
+/** As parseParams, returning the issues instead of throwing them. */
+export function tryParseParams<Shape extends Record<string, Schema<unknown>>>(
+  shape: Shape,
+  input: unknown,
+  coerce: boolean,
+): ParseResult<ObjectValue<Shape> & Record<string, unknown>> {
+  const source = input && typeof input === 'object' && !Array.isArray(input) ? input : {};
+  return objectSchema(shape).parse(source, coerce);
 }
