@@ -1,7 +1,7 @@
 // /api/setting
 
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { s, throwIssues } from '../http/schema.js';
 import { adminSettingsList, readSetting } from '../settings/admin-list.js';
 
 export function settingRoutes(r: Routes) {
@@ -9,14 +9,17 @@ export function settingRoutes(r: Routes) {
 
   r.get('/api/setting/:key', { params: { key: s.nbstr() } }, ({ ctx, caller, params }) => readSetting(ctx, caller, params.key));
 
-  r.put('/api/setting/:key', { params: { key: s.nbstr() } }, async ({ ctx, caller, params, body }) => {
-    const value = body && typeof body === 'object' && 'value' in body ? (body as { value: unknown }).value : null;
-    await ctx.settings.set(params.key, value, caller);
+  // The body is `{"value": …}`; `{"value": null}` resets the setting. A body without `value` is a 400, not a reset.
+  r.put('/api/setting/:key', { params: { key: s.nbstr() }, body: { value: s.any() } }, async ({ ctx, caller, params, body }) => {
+    await ctx.settings.set(params.key, body.value, caller);
   });
 
   r.put('/api/setting', {}, async ({ ctx, caller, request }) => {
-    const updates = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const updates = request.body;
+    if (!updates || typeof updates !== 'object' || Array.isArray(updates)) {
+      throwIssues([{ path: ['body'], message: 'Value must be a map.', received: updates, description: 'Value must be a map.' }]);
+    }
     // Apply all or nothing: check every key first (a bad one fails before any is written).
-    await ctx.settings.setMany(updates, caller);
+    await ctx.settings.setMany(updates as Record<string, unknown>, caller);
   });
 }

@@ -207,7 +207,7 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/setting': {},
   'PUT /api/setting': { users: 204 }, // nothing sent; users may change only their own settings
   'GET /api/setting/:key': signedIn,
-  'PUT /api/setting/:key': {},
+  'PUT /api/setting/:key': { body: () => ({ value: null }) }, // resets site-name; a body without `value` is a 400
   'GET /api/table': signedIn,
   'PUT /api/table': { admin: 400 },
   'GET /api/table/:id': dataRead,
