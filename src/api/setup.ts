@@ -8,21 +8,19 @@ import { runSetup, ALREADY_SET_UP } from '../users/setup.js';
 import { hasUserSetup } from '../users/setup-state.js';
 import { sessionCookies, clientInfo } from '../http/session-cookies.js';
 import { PASSWORD_MESSAGE } from '../users/password-policy.js';
-import { isValidLocale } from '../util/locales.js';
-
-const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
+import { isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
 
 const setupBody = {
   token: s.check<string>('Token does not match the setup token.', (v) => typeof v === 'string' && v.length > 0),
   user: s.object({
     email: s.email(),
     password: s.str(PASSWORD_MESSAGE),
-    first_name: s.maybe(s.nbstr()),
-    last_name: s.maybe(s.nbstr()),
+    first_name: s.maybe(s.nbstr(undefined, { max: 254 })),
+    last_name: s.maybe(s.nbstr(undefined, { max: 254 })),
   }),
   prefs: s.object({
     site_name: s.nbstr(),
-    site_locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isValidLocale)),
+    site_locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isAvailableLocale)),
     allow_tracking: s.optional(s.any()),
   }),
 };

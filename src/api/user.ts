@@ -16,15 +16,16 @@ import {
   recipients,
   setModalSeen,
   updateUser,
+  MODALS,
 } from '../users/users.js';
-import { PASSWORD_MESSAGE } from '../users/password-policy.js';
-import { isValidLocale, normalizeLocale } from '../util/locales.js';
-
-const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
+import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGE } from '../users/password-policy.js';
+import { availableLocale, isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
 const memberships = s.maybe(
   s.array(s.object({ id: s.posInt(), is_group_manager: s.optional(s.bool()) }, 'map with :id and optional :is_group_manager')),
 );
 const id = { id: s.posInt() };
+/** First and last names are varchar(254) columns. */
+const name = s.nbstr(undefined, { max: 254 });
 
 export function userRoutes(r: Routes) {
   r.get('/api/user/current', {}, ({ ctx, caller }) => currentUser(ctx, caller));
@@ -59,8 +60,8 @@ export function userRoutes(r: Routes) {
     {
       body: {
         email: s.email(),
-        first_name: s.maybe(s.nbstr()),
-        last_name: s.maybe(s.nbstr()),
+        first_name: s.maybe(name),
+        last_name: s.maybe(name),
         password: s.maybe(s.str(PASSWORD_MESSAGE)),
         user_group_memberships: memberships,
         login_attributes: s.maybe(s.map()),
@@ -75,22 +76,22 @@ export function userRoutes(r: Routes) {
       params: id,
       body: {
         email: s.maybe(s.email()),
-        first_name: s.maybe(s.nbstr()),
-        last_name: s.maybe(s.nbstr()),
+        first_name: s.maybe(name),
+        last_name: s.maybe(name),
         is_superuser: s.maybe(s.bool()),
         is_group_manager: s.maybe(s.bool()),
-        locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isValidLocale)),
+        locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isAvailableLocale)),
         user_group_memberships: memberships,
         login_attributes: s.maybe(s.map()),
       },
     },
     ({ ctx, caller, params, body, bodyKeys }) =>
-      updateUser(ctx, caller, params.id, { ...body, locale: body.locale ? normalizeLocale(body.locale) : body.locale }, bodyKeys),
+      updateUser(ctx, caller, params.id, { ...body, locale: body.locale ? availableLocale(body.locale) : body.locale }, bodyKeys),
   );
 
   r.put(
     '/api/user/:id/password',
-    { params: id, body: { password: s.str(PASSWORD_MESSAGE), old_password: s.maybe(s.str()) } },
+    { params: id, body: { password: s.str(PASSWORD_MESSAGE), old_password: s.maybe(s.str(undefined, { max: MAX_PASSWORD_LENGTH })) } },
     async ({ ctx, caller, params, body, request }) => {
       const { sessionToken } = await changePassword(ctx, caller, params.id, body.password, body.old_password);
       if (!sessionToken) return null;
@@ -102,7 +103,7 @@ export function userRoutes(r: Routes) {
 
   r.delete('/api/user/:id', { params: id }, ({ ctx, caller, params }) => deactivateUser(ctx, caller, params.id));
 
-  r.put('/api/user/:id/modal/:modal', { params: { ...id, modal: s.nbstr() } }, ({ ctx, caller, params }) =>
+  r.put('/api/user/:id/modal/:modal', { params: { ...id, modal: s.enum(MODALS) } }, ({ ctx, caller, params }) =>
     setModalSeen(ctx, caller, params.id, params.modal),
   );
 }

@@ -5,9 +5,15 @@ import { insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { slugify } from '../util/slug.js';
 
+const SUFFIX = "'s Personal Collection";
+/** collection.name is a varchar(254): a long owner name is cut so that the whole name fits. */
+const NAME_MAX = 254;
+
 export function personalCollectionName(user: { first_name: string | null; last_name: string | null; email: string }): string {
-  const full = [user.first_name, user.last_name].filter((p) => p && p.trim()).join(' ').trim();
-  return `${full || user.email}'s Personal Collection`;
+  const full = [user.first_name, user.last_name].filter((p) => p && p.trim()).join(' ').trim() || user.email;
+  const owner = [...full];
+  const room = NAME_MAX - SUFFIX.length;
+  return `${owner.length > room ? owner.slice(0, room).join('').trimEnd() : full}${SUFFIX}`;
 }
 
 export async function createPersonalCollection(

@@ -345,6 +345,9 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   }
   if (accessRowCap !== null) maxRows = maxRows === null ? accessRowCap : Math.min(maxRows, accessRowCap);
   const rendered = render(fragment, dialect);
+  if (dialect.maxBoundParameters !== null && rendered.params.length > dialect.maxBoundParameters) {
+    throw invalidQuery(`This query has ${rendered.params.length} values to bind, more than the ${dialect.maxBoundParameters} a ${database.engine} statement accepts; use fewer values.`);
+  }
   return {
     request,
     jsonQuery,

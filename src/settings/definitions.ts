@@ -5,7 +5,7 @@ import { badRequest } from '../http/errors.js';
 import { QUARRY_VERSION, METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { passwordComplexityDescription } from '../users/password-policy.js';
 import { engineDescriptors } from '../drivers/engines.js';
-import { AVAILABLE_LOCALES } from '../util/locales.js';
+import { AVAILABLE_LOCALES, availableLocale } from '../util/locales.js';
 import { hasUserSetup } from '../users/setup-state.js';
 import { ensureEmbeddingSecret } from '../embed/settings.js';
 import { HOST_POLICIES, type HostPolicy } from '../util/outbound.js';
@@ -33,8 +33,8 @@ defineSetting({
 });
 defineSetting({ key: 'site-locale', type: 'string', visibility: 'public', default: 'en', description: 'The default language for all users across the Metabase UI, system emails, pulses, and alerts.',
   validate: (value) => {
-    const locale = String(value).replace('-', '_');
-    if (!AVAILABLE_LOCALES.some(([code]) => code === locale)) throw badRequest(`Invalid locale: ${JSON.stringify(value)}`);
+    const locale = availableLocale(value);
+    if (!locale) throw badRequest(`Invalid locale: ${JSON.stringify(value)}`);
     return locale;
   },
 });

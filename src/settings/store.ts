@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, forbidden, messageError } from '../http/errors.js';
 import { findSetting, envName, type SettingDefinition, type SettingType } from './definition.js';
-import { parseJson } from '../appdb/portable.js';
+import { parseJson, type Db } from '../appdb/portable.js';
 
 const REFRESH_MS = 1000;
 
@@ -15,6 +15,13 @@ interface WritePlan {
   definition: SettingDefinition;
   normalized: unknown;
   raw: string | null;
+}
+
+/** Settings writes checked by `prepare`, to be stored by `write` and announced by `committed`. */
+export interface PreparedWrites {
+  caller: Caller | null;
+  plans: WritePlan[];
+  userSettings?: Record<string, unknown>;
 }
 
 export function parseStored(type: SettingType, raw: string): unknown {
@@ -174,25 +181,44 @@ export class SettingsStore {
 
   /** Writes several settings at once: every value is checked before any is written, then all in one transaction. */
   async setMany(updates: Record<string, unknown>, caller: Caller | null): Promise<void> {
-    const plans = Object.entries(updates).map(([key, value]) => this.plan(key, value, caller));
-    const siteWrites = plans.filter((p) => p.scope === 'site');
+    const prepared = this.prepare(updates, caller);
+    await this.ctx.db.transaction().execute((trx) => this.write(trx, prepared));
+    await this.committed(prepared);
+  }
+
+  /**
+   * Checks and normalizes settings writes without writing anything (throws the first bad value's error). With
+   * `write` inside a caller's transaction and `committed` after it, settings change together with other rows
+   * (first-time setup) or not at all.
+   */
+  prepare(updates: Record<string, unknown>, caller: Caller | null): PreparedWrites {
+    return { caller, plans: Object.entries(updates).map(([key, value]) => this.plan(key, value, caller)) };
+  }
+
+  /** Stores prepared settings in the given transaction. */
+  async write(trx: Db, prepared: PreparedWrites): Promise<void> {
+    const { caller, plans } = prepared;
+    for (const plan of plans.filter((p) => p.scope === 'site')) {
+      await trx.deleteFrom('setting').where('key', '=', plan.definition.key).execute();
+      if (plan.raw !== null) await trx.insertInto('setting').values({ key: plan.definition.key, value: plan.raw }).execute();
+    }
     const userWrites = plans.filter((p) => p.scope === 'user');
-    await this.ctx.db.transaction().execute(async (trx) => {
-      for (const plan of siteWrites) {
-        await trx.deleteFrom('setting').where('key', '=', plan.definition.key).execute();
-        if (plan.raw !== null) await trx.insertInto('setting').values({ key: plan.definition.key, value: plan.raw }).execute();
+    if (userWrites.length && caller) {
+      const row = await trx.selectFrom('core_user').select('settings').where('id', '=', caller.user.id).executeTakeFirst();
+      const settings = parseJson<Record<string, unknown>>(row?.settings, {});
+      for (const plan of userWrites) {
+        if (plan.normalized === null) delete settings[plan.definition.key];
+        else settings[plan.definition.key] = plan.normalized;
       }
-      if (userWrites.length && caller) {
-        const row = await trx.selectFrom('core_user').select('settings').where('id', '=', caller.user.id).executeTakeFirst();
-        const settings = parseJson<Record<string, unknown>>(row?.settings, {});
-        for (const plan of userWrites) {
-          if (plan.normalized === null) delete settings[plan.definition.key];
-          else settings[plan.definition.key] = plan.normalized;
-        }
-        await trx.updateTable('core_user').set({ settings: JSON.stringify(settings) }).where('id', '=', caller.user.id).execute();
-        caller.user.settings = settings;
-      }
-    });
+      await trx.updateTable('core_user').set({ settings: JSON.stringify(settings) }).where('id', '=', caller.user.id).execute();
+      prepared.userSettings = settings;
+    }
+  }
+
+  /** After the transaction that wrote them commits: the cache, the caller's own settings and change hooks. */
+  async committed(prepared: PreparedWrites): Promise<void> {
+    const siteWrites = prepared.plans.filter((p) => p.scope === 'site');
+    if (prepared.userSettings && prepared.caller) prepared.caller.user.settings = prepared.userSettings;
     for (const plan of siteWrites) {
       if (plan.raw === null) this.values.delete(plan.definition.key);
       else this.values.set(plan.definition.key, plan.raw);
@@ -227,7 +253,10 @@ export class SettingsStore {
       return { scope: 'none', definition, normalized, raw: null };
     }
     if (normalized !== null && definition.validate) normalized = definition.validate(normalized, this.ctx);
-    return { scope: 'site', definition, normalized, raw: normalized === null ? null : serialize(definition.type, normalized) };
+    const raw = normalized === null ? null : serialize(definition.type, normalized);
+    // PostgreSQL text can't hold NUL (JSON values escape it; plain strings would carry it raw).
+    if (raw?.includes('\u0000')) throw invalid(key, `Invalid value for ${key}: must not contain NUL characters.`);
+    return { scope: 'site', definition, normalized, raw };
   }
 
   /** Stores a raw value without API checks (for the server's own bookkeeping). */

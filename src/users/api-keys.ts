@@ -6,9 +6,9 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { fieldError, forbidden, notFound } from '../http/errors.js';
-import { insertReturningId, nowIso, type Db } from '../appdb/portable.js';
+import { insertReturningId, nowIso, uniqueViolationAs, type Db } from '../appdb/portable.js';
 import { hashToken, callerForUser } from './sessions.js';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID, setUserMemberships } from './memberships.js';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID, lockAdminChanges, setUserMemberships } from './memberships.js';
 import { insertUser } from './users.js';
 import { commonName } from './user-json.js';
 import { invalidateCallerCache } from '../http/auth.js';
@@ -83,10 +83,12 @@ async function keyJson(ctx: AppContext, id: number, unmaskedKey?: string) {
   };
 }
 
+const nameTaken = () => fieldError('name', 'An API key with this name already exists.');
+
 async function assertNameFree(db: Db, name: string, exceptId: number | null): Promise<void> {
   let query = db.selectFrom('api_key').select('id').where('name', '=', name);
   if (exceptId !== null) query = query.where('id', '!=', exceptId);
-  if (await query.executeTakeFirst()) throw fieldError('name', 'An API key with this name already exists.');
+  if (await query.executeTakeFirst()) throw nameTaken();
 }
 
 async function assertGroup(db: Db, groupId: number): Promise<void> {
@@ -103,7 +105,7 @@ export async function createApiKey(ctx: AppContext, caller: Caller, name: string
   await assertNameFree(ctx.db, name, null);
   await assertGroup(ctx.db, groupId);
   const key = await uniqueKey(ctx.db);
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const id = await uniqueViolationAs(() => ctx.db.transaction().execute(async (trx) => {
     const userId = await insertUser(ctx, trx, {
       email: `api-key-user-${randomUUID()}@api-key.invalid`,
       first_name: name,
@@ -122,7 +124,7 @@ export async function createApiKey(ctx: AppContext, caller: Caller, name: string
       created_at: now,
       updated_at: now,
     });
-  });
+  }), nameTaken);
   return keyJson(ctx, id, key);
 }
 
@@ -149,7 +151,8 @@ export async function updateApiKey(ctx: AppContext, caller: Caller, id: number, 
   const row = await requireKey(ctx, id);
   if (changes.name) await assertNameFree(ctx.db, changes.name, id);
   if (changes.group_id) await assertGroup(ctx.db, changes.group_id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await uniqueViolationAs(() => ctx.db.transaction().execute(async (trx) => {
+    await lockAdminChanges(ctx, trx);
     const set: Record<string, unknown> = { updated_at: nowIso(), updated_by_id: caller.user.id };
     if (changes.name) {
       set.name = changes.name;
@@ -160,7 +163,7 @@ export async function updateApiKey(ctx: AppContext, caller: Caller, id: number, 
       const groups = changes.group_id === ALL_USERS_GROUP_ID ? [] : [{ id: changes.group_id }];
       await setUserMemberships(ctx, trx, row.user_id, groups, { isSuperuser: changes.group_id === ADMIN_GROUP_ID });
     }
-  });
+  }), nameTaken);
   invalidateCallerCache();
   return keyJson(ctx, id);
 }

@@ -3,13 +3,14 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import { insertReturningId, type Db } from '../appdb/portable.js';
+import { insertReturningId, uniqueViolationAs, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import {
   ADMIN_GROUP_ID,
   ALL_USERS_GROUP_ID,
   addMembership,
   allMemberships,
+  lockAdminChanges,
   managedGroupIds,
   removeMembership,
   type Membership,
@@ -39,10 +40,12 @@ async function requireGroup(db: Db, id: number) {
   return group;
 }
 
+const nameTaken = () => badRequest('A group with that name already exists.');
+
 async function assertNameFree(db: Db, name: string, exceptId: number | null): Promise<void> {
   const rows = await db.selectFrom('permissions_group').select(['id', 'name']).execute();
   if (rows.some((r) => r.name.toLowerCase() === name.trim().toLowerCase() && r.id !== exceptId)) {
-    throw badRequest('A group with that name already exists.');
+    throw nameTaken();
   }
 }
 
@@ -119,11 +122,15 @@ export async function getGroup(ctx: AppContext, caller: Caller, id: number) {
 export async function createGroup(ctx: AppContext, caller: Caller, name: string) {
   if (!caller.isSuperuser) throw forbidden();
   await assertNameFree(ctx.db, name, null);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const groupId = await insertReturningId(trx, ctx.dialect, 'permissions_group', { name: name.trim(), entity_id: newEntityId(), magic_group_type: null });
-    for (const hook of onCreate) await hook(ctx, trx, groupId);
-    return groupId;
-  });
+  const id = await uniqueViolationAs(
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const groupId = await insertReturningId(trx, ctx.dialect, 'permissions_group', { name: name.trim(), entity_id: newEntityId(), magic_group_type: null });
+        for (const hook of onCreate) await hook(ctx, trx, groupId);
+        return groupId;
+      }),
+    nameTaken,
+  );
   return { ...groupJson(await requireGroup(ctx.db, id)), member_count: 0 };
 }
 
@@ -132,7 +139,7 @@ export async function renameGroup(ctx: AppContext, caller: Caller, id: number, n
   const group = await requireGroup(ctx.db, id);
   if (group.magic_group_type) throw badRequest(magicMessage(id));
   await assertNameFree(ctx.db, name, id);
-  await ctx.db.updateTable('permissions_group').set({ name: name.trim() }).where('id', '=', id).execute();
+  await uniqueViolationAs(() => ctx.db.updateTable('permissions_group').set({ name: name.trim() }).where('id', '=', id).execute(), nameTaken);
   return groupJson(await requireGroup(ctx.db, id));
 }
 
@@ -141,6 +148,7 @@ export async function deleteGroup(ctx: AppContext, caller: Caller, id: number): 
   const group = await requireGroup(ctx.db, id);
   if (group.magic_group_type) throw badRequest(magicMessage(id));
   await ctx.db.transaction().execute(async (trx) => {
+    await lockAdminChanges(ctx, trx);
     for (const hook of onDelete) await hook(ctx, trx, id);
     await trx.deleteFrom('permissions_group_membership').where('group_id', '=', id).execute();
     await trx.deleteFrom('permissions_group').where('id', '=', id).execute();
@@ -185,7 +193,7 @@ async function requireMembership(db: Db, id: number) {
 export async function removeMember(ctx: AppContext, caller: Caller, membershipId: number): Promise<void> {
   const membership = await requireMembership(ctx.db, membershipId);
   await assertCanManage(ctx, caller, membership.group_id);
-  await ctx.db.transaction().execute((trx) => removeMembership(trx, membership));
+  await ctx.db.transaction().execute((trx) => removeMembership(ctx, trx, membership));
   invalidateCallerCache();
 }
 
@@ -210,7 +218,10 @@ export async function clearGroup(ctx: AppContext, caller: Caller, groupId: numbe
   await requireGroup(ctx.db, groupId);
   if (groupId === ADMIN_GROUP_ID) throw badRequest("You cannot clear the members of the 'Administrators' group!");
   if (groupId === ALL_USERS_GROUP_ID) throw badRequest("You cannot add or remove users to/from the 'All Users' group.");
-  await ctx.db.deleteFrom('permissions_group_membership').where('group_id', '=', groupId).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockAdminChanges(ctx, trx);
+    await trx.deleteFrom('permissions_group_membership').where('group_id', '=', groupId).execute();
+  });
   invalidateCallerCache();
 }
 

@@ -9,6 +9,7 @@ import { createSession, deleteSession, deleteUserSessions, hashToken } from './s
 import { checkThrottle, recordAttempt, LOGIN_BY_IP, LOGIN_BY_USERNAME, FORGOT_BY_EMAIL, FORGOT_BY_IP, RESET_BY_IP } from './throttle.js';
 import { findUserByEmail, findUser, assertValidPassword } from './users.js';
 import { invalidateCallerCache } from '../http/auth.js';
+import { MAX_INT } from '../http/schema.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -18,6 +19,9 @@ export interface ClientInfo {
 
 const WRONG_PASSWORD = () => new ApiError(401, { errors: { password: 'did not match stored password' } });
 
+/** Cuts a client-supplied value to its column's size (headers and cookies are whatever the client sent). */
+const fit = (value: string | null, max: number): string | null => (value === null ? null : [...value].slice(0, max).join(''));
+
 async function recordLogin(ctx: AppContext, userId: number, token: string, client: ClientInfo): Promise<void> {
   const now = nowIso();
   await ctx.db.updateTable('core_user').set({ last_login: now }).where('id', '=', userId).execute();
@@ -25,9 +29,9 @@ async function recordLogin(ctx: AppContext, userId: number, token: string, clien
     user_id: userId,
     timestamp: now,
     session_hash: hashToken(token),
-    device_id: client.deviceId,
-    device_description: client.userAgent?.slice(0, 1000) ?? null,
-    ip_address: client.ip,
+    device_id: fit(client.deviceId, 64),
+    device_description: fit(client.userAgent, 1000),
+    ip_address: fit(client.ip, 128),
   });
 }
 
@@ -86,8 +90,10 @@ export async function forgotPassword(ctx: AppContext, email: string, client: Cli
 
 async function userForResetToken(ctx: AppContext, token: string) {
   const match = RESET_TOKEN_FORMAT.exec(token);
-  if (!match) return null;
-  const user = await findUser(ctx.db, Number(match[1]));
+  const userId = match ? Number(match[1]) : 0;
+  // An id no row can have (beyond the integer column) is simply not a valid token.
+  if (!match || !Number.isSafeInteger(userId) || userId < 1 || userId > MAX_INT) return null;
+  const user = await findUser(ctx.db, userId);
   if (!user || !user.reset_token || !bool(user.is_active)) return null;
   if (user.reset_token !== hashToken(token)) return null;
   const ttlHours = (await ctx.settings.getNumber('reset-token-ttl-hours')) ?? 48;

@@ -1,9 +1,11 @@
 // Group memberships, kept in step with `is_superuser`: a superuser is exactly a member of Administrators,
-// every user is a member of All Users, and the last active admin can never be removed.
+// every user is a member of All Users, and the last active admin can never be removed — not even by two requests
+// at once (`lockAdminChanges`).
 
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
-import { bool, insertReturningId, type Db } from '../appdb/portable.js';
+import { sql } from 'kysely';
+import { bool, type Db } from '../appdb/portable.js';
 
 export const ALL_USERS_GROUP_ID = 1;
 export const ADMIN_GROUP_ID = 2;
@@ -59,32 +61,45 @@ export async function managedGroupIds(db: Db, userId: number): Promise<number[]>
   return rows.map((r) => r.group_id);
 }
 
-async function activeAdminCount(db: Db): Promise<number> {
-  const row = await db
+/** Any number that names the admin-membership lock for pg_advisory_xact_lock ("ADMN"). */
+const ADMIN_LOCK_KEY = 0x41444d4e;
+
+/**
+ * Serializes changes to who is an active admin. Counting the admins and then removing one is safe only if no other
+ * transaction does the same in between: without this, two requests demoting the last two admins at once on
+ * PostgreSQL or MySQL would both see two admins and both succeed. Call it inside the transaction, before its
+ * first write (so two transactions can't each hold a row the other waits for); the lock is held until commit.
+ * PostgreSQL: a transaction-scoped advisory lock. MySQL/MariaDB: a locking read of the Administrators group row.
+ * SQLite: nothing to do, its transactions already run one at a time.
+ */
+export async function lockAdminChanges(ctx: AppContext, db: Db): Promise<void> {
+  if (ctx.dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(${ADMIN_LOCK_KEY})`.execute(db);
+  } else if (ctx.dialect === 'mysql') {
+    await db.selectFrom('permissions_group').select('id').where('id', '=', ADMIN_GROUP_ID).forUpdate().execute();
+  }
+}
+
+async function activeAdminIds(ctx: AppContext, db: Db): Promise<number[]> {
+  let query = db
     .selectFrom('permissions_group_membership')
     .innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('core_user.id')
     .where('permissions_group_membership.group_id', '=', ADMIN_GROUP_ID)
     .where('core_user.is_active', '=', true)
-    .where('core_user.type', '=', 'personal')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+    .where('core_user.type', '=', 'personal');
+  // A locking read sees the latest committed rows even under MySQL's repeatable-read snapshot.
+  if (ctx.dialect === 'mysql') query = query.forUpdate();
+  return (await query.execute()).map((r) => r.id);
 }
 
 export const LAST_ADMIN_MESSAGE = "You cannot remove the last member of the 'Admin' group!";
 
-/** Throws unless removing `userId` from the admins would leave at least one active admin. */
-export async function assertNotLastAdmin(db: Db, userId: number): Promise<void> {
-  const isAdmin = await db
-    .selectFrom('permissions_group_membership')
-    .innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
-    .select('permissions_group_membership.id')
-    .where('permissions_group_membership.user_id', '=', userId)
-    .where('permissions_group_membership.group_id', '=', ADMIN_GROUP_ID)
-    .where('core_user.type', '=', 'personal')
-    .where('core_user.is_active', '=', true)
-    .executeTakeFirst();
-  if (isAdmin && (await activeAdminCount(db)) <= 1) throw badRequest(LAST_ADMIN_MESSAGE);
+/** Throws unless removing `userId` from the active admins would leave at least one. Takes the admin lock. */
+export async function assertNotLastAdmin(ctx: AppContext, db: Db, userId: number): Promise<void> {
+  await lockAdminChanges(ctx, db);
+  const admins = await activeAdminIds(ctx, db);
+  if (admins.includes(userId) && admins.length <= 1) throw badRequest(LAST_ADMIN_MESSAGE);
 }
 
 export async function addMembership(
@@ -94,31 +109,29 @@ export async function addMembership(
   groupId: number,
   isGroupManager = false,
 ): Promise<number> {
-  const existing = await db
+  const isManager = groupId === ADMIN_GROUP_ID ? false : isGroupManager;
+  // An upsert, so that two requests adding the same member at once both succeed (the pair is unique).
+  const insert = db.insertInto('permissions_group_membership').values({ user_id: userId, group_id: groupId, is_group_manager: isManager });
+  await (ctx.dialect === 'mysql'
+    ? insert.onDuplicateKeyUpdate({ is_group_manager: isManager })
+    : insert.onConflict((oc) => oc.columns(['user_id', 'group_id']).doUpdateSet({ is_group_manager: isManager }))
+  ).execute();
+  if (groupId === ADMIN_GROUP_ID) await db.updateTable('core_user').set({ is_superuser: true }).where('id', '=', userId).execute();
+  const row = await db
     .selectFrom('permissions_group_membership')
     .select('id')
     .where('user_id', '=', userId)
     .where('group_id', '=', groupId)
-    .executeTakeFirst();
-  if (existing) {
-    await db.updateTable('permissions_group_membership').set({ is_group_manager: isGroupManager }).where('id', '=', existing.id).execute();
-    return existing.id;
-  }
-  const id = await insertReturningId(db, ctx.dialect, 'permissions_group_membership', {
-    user_id: userId,
-    group_id: groupId,
-    is_group_manager: groupId === ADMIN_GROUP_ID ? false : isGroupManager,
-  });
-  if (groupId === ADMIN_GROUP_ID) await db.updateTable('core_user').set({ is_superuser: true }).where('id', '=', userId).execute();
-  return id;
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
-export async function removeMembership(db: Db, membership: { id: number; user_id: number; group_id: number }): Promise<void> {
+export async function removeMembership(ctx: AppContext, db: Db, membership: { id: number; user_id: number; group_id: number }): Promise<void> {
   if (membership.group_id === ALL_USERS_GROUP_ID) {
     throw badRequest("You cannot add or remove users to/from the 'All Users' group.");
   }
   if (membership.group_id === ADMIN_GROUP_ID) {
-    await assertNotLastAdmin(db, membership.user_id);
+    await assertNotLastAdmin(ctx, db, membership.user_id);
     await db.updateTable('core_user').set({ is_superuser: false }).where('id', '=', membership.user_id).execute();
   }
   await db.deleteFrom('permissions_group_membership').where('id', '=', membership.id).execute();
@@ -146,7 +159,7 @@ export async function setUserMemberships(
   for (const membership of current) {
     if (!inScope(membership.group_id)) continue;
     if (!wantedIds.has(membership.group_id) && membership.group_id !== ALL_USERS_GROUP_ID) {
-      await removeMembership(db, { id: membership.membership_id, user_id: userId, group_id: membership.group_id });
+      await removeMembership(ctx, db, { id: membership.membership_id, user_id: userId, group_id: membership.group_id });
     } else if (wantedIds.has(membership.group_id) && wantedIds.get(membership.group_id) !== membership.is_group_manager) {
       await db
         .updateTable('permissions_group_membership')

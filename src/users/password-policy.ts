@@ -7,6 +7,17 @@ import type { Config } from '../config.js';
 
 export const PASSWORD_MESSAGE = 'password is too common.';
 
+/**
+ * Longest password accepted anywhere (setting, checking, logging in). bcrypt reads only 72 bytes anyway; the limit
+ * keeps a multi-megabyte "password" from costing seconds of character counting or hashing.
+ */
+export const MAX_PASSWORD_LENGTH = 1024;
+export const PASSWORD_TOO_LONG = `should be at most ${MAX_PASSWORD_LENGTH} characters`;
+
+export function isTooLongPassword(password: unknown): boolean {
+  return typeof password === 'string' && password.length > MAX_PASSWORD_LENGTH;
+}
+
 interface Requirements {
   total: number;
   lower?: number;
@@ -43,7 +54,7 @@ function count(password: string, test: (ch: string) => boolean): number {
 }
 
 export function isValidPassword(password: unknown, config: Pick<Config, 'passwordComplexity' | 'passwordLength'>): boolean {
-  if (typeof password !== 'string') return false;
+  if (typeof password !== 'string' || isTooLongPassword(password)) return false;
   const req = requirements(config);
   const lower = count(password, (c) => c !== c.toUpperCase() && c === c.toLowerCase());
   const upper = count(password, (c) => c !== c.toLowerCase() && c === c.toUpperCase());

@@ -1,9 +1,10 @@
 // First-time setup: creates the first admin. The setup token works exactly once — its stored copy is deleted in
-// the same transaction that creates the user, and a unique marker row makes a concurrent second setup fail.
+// the same transaction that creates the user and writes the settings, and a unique marker row makes a concurrent
+// second setup fail.
 
 import type { AppContext } from '../context.js';
 import { ApiError, validationError } from '../http/errors.js';
-import { clojureLiteral } from '../http/schema.js';
+import { receivedLiteral } from '../http/schema.js';
 import { nowIso } from '../appdb/portable.js';
 import { insertUser, assertValidPassword } from './users.js';
 import { hasUserSetup } from './setup-state.js';
@@ -26,13 +27,32 @@ async function expectedToken(ctx: AppContext): Promise<string | null> {
   return row?.value ?? null;
 }
 
+/** The settings setup writes, from the request; values fixed by an MB_* environment variable are left alone. */
+function setupSettings(ctx: AppContext, input: SetupInput): Record<string, unknown> {
+  const tracking = input.prefs.allow_tracking;
+  const values: Record<string, unknown> = {
+    'site-name': input.prefs.site_name,
+    'admin-email': input.user.email.trim().toLowerCase(),
+    'site-locale': input.prefs.site_locale ?? null,
+    'anon-tracking-enabled': tracking === undefined || tracking === null ? true : String(tracking) !== 'false',
+  };
+  return Object.fromEntries(
+    Object.entries(values).filter(([key, value]) => value !== null && !ctx.settings.isEnvSetting(findSetting(key)!)),
+  );
+}
+
+/**
+ * Everything is checked first (token, password, each setting with its own validation); then the user, the used-up
+ * setup token and the settings are written in one transaction, so a setup that fails changes nothing.
+ */
 export async function runSetup(ctx: AppContext, input: SetupInput, client: ClientInfo): Promise<string> {
   if (await hasUserSetup(ctx)) throw new ApiError(403, ALREADY_SET_UP);
   const expected = await expectedToken(ctx);
   if (!expected || input.token !== expected) {
-    throw validationError({ token: TOKEN_MISMATCH }, { token: [`${TOKEN_MISMATCH}, received: ${clojureLiteral(input.token)}`] });
+    throw validationError({ token: TOKEN_MISMATCH }, { token: [`${TOKEN_MISMATCH}, received: ${receivedLiteral(input.token)}`] });
   }
-  assertValidPassword(ctx, input.user.password, 'password');
+  assertValidPassword(ctx, input.user.password, ['user', 'password']);
+  const settings = ctx.settings.prepare(setupSettings(ctx, input), null);
 
   let userId: number;
   try {
@@ -47,6 +67,7 @@ export async function runSetup(ctx: AppContext, input: SetupInput, client: Clien
         is_superuser: true,
         locale: null,
       });
+      await ctx.settings.write(trx, settings);
       return id;
     });
   } catch (error) {
@@ -55,17 +76,6 @@ export async function runSetup(ctx: AppContext, input: SetupInput, client: Clien
     throw error;
   }
   invalidateCallerCache();
-  const tracking = input.prefs.allow_tracking;
-  const prefs: Array<[string, unknown]> = [
-    ['site-name', input.prefs.site_name],
-    ['admin-email', input.user.email.trim().toLowerCase()],
-    ['site-locale', input.prefs.site_locale ?? null],
-    ['anon-tracking-enabled', tracking === undefined || tracking === null ? true : String(tracking) !== 'false'],
-  ];
-  for (const [key, value] of prefs) {
-    const definition = findSetting(key)!;
-    // A value fixed by an MB_* environment variable wins over what setup was given.
-    if (value !== null && !ctx.settings.isEnvSetting(definition)) await ctx.settings.set(key, value, null);
-  }
+  await ctx.settings.committed(settings);
   return startSessionFor(ctx, userId, client);
 }

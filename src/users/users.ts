@@ -4,21 +4,22 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, fieldError, forbidden, notFound, check, validationError } from '../http/errors.js';
-import { clojureLiteral } from '../http/schema.js';
-import { bool, ilike, insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
+import { badRequest, fieldError, forbidden, notFound, check, messageError } from '../http/errors.js';
+import { throwIssues } from '../http/schema.js';
+import { bool, ilike, insertReturningId, nowIso, toJson, uniqueViolationAs, type Db } from '../appdb/portable.js';
 import { createPersonalCollection, personalCollectionIds, renamePersonalCollection } from '../collections/personal.js';
 import {
   ADMIN_GROUP_ID,
   ALL_USERS_GROUP_ID,
   addMembership,
   assertNotLastAdmin,
+  lockAdminChanges,
   managedGroupIds,
   membershipsOf,
   setUserMemberships,
 } from './memberships.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { isValidPassword, PASSWORD_MESSAGE } from './password-policy.js';
+import { isTooLongPassword, isValidPassword, PASSWORD_MESSAGE, PASSWORD_TOO_LONG } from './password-policy.js';
 import { createSession, deleteUserSessions } from './sessions.js';
 import { fullUserJson, limitedUserJson, defaultUserJson, type UserRow } from './user-json.js';
 import { currentUserExtras } from './current-user-extras.js';
@@ -40,10 +41,14 @@ async function requireUser(ctx: AppContext, id: number): Promise<UserRow> {
   return user;
 }
 
-export function assertValidPassword(ctx: AppContext, password: unknown, field = 'password'): asserts password is string {
-  if (!isValidPassword(password, ctx.config)) {
-    throw validationError({ [field]: PASSWORD_MESSAGE }, { [field]: [`${PASSWORD_MESSAGE}, received: ${clojureLiteral(password)}`] });
-  }
+/**
+ * Throws Metabase's password error unless the password meets the policy. `path` is where the error is reported,
+ * e.g. ['user', 'password'] for setup's nested body. A too-long password is refused before any other check.
+ */
+export function assertValidPassword(ctx: AppContext, password: unknown, path: string[] = ['password']): asserts password is string {
+  if (isValidPassword(password, ctx.config)) return;
+  const reason = isTooLongPassword(password) ? PASSWORD_TOO_LONG : PASSWORD_MESSAGE;
+  throwIssues([{ path, message: reason, received: password, description: PASSWORD_MESSAGE }]);
 }
 
 /** Is the caller a manager of a group the user is in (so may see and move them)? */
@@ -64,10 +69,12 @@ async function withMemberships(ctx: AppContext, row: UserRow) {
   };
 }
 
+/** GET /api/user/:id — an active user only (Metabase answers 404 for a deactivated one). */
 export async function getUser(ctx: AppContext, caller: Caller, id: number) {
   const isSelf = caller.user.id === id;
   if (!isSelf && !caller.isSuperuser && (await managesUser(ctx, caller, id)).length === 0) throw forbidden();
   const row = await requireUser(ctx, id);
+  if (!bool(row.is_active)) throw notFound();
   return withMemberships(ctx, row);
 }
 
@@ -237,7 +244,10 @@ export async function createUser(ctx: AppContext, caller: Caller, input: NewUser
   if (await findUserByEmail(ctx.db, input.email)) throw fieldError('email', 'Email address already in use.');
   if (input.password !== undefined && input.password !== null) assertValidPassword(ctx, input.password);
   await assertGroupsExist(ctx, (input.user_group_memberships ?? []).map((m) => m.id));
-  const id = await ctx.db.transaction().execute((trx) => insertUser(ctx, trx, input));
+  const id = await uniqueViolationAs(
+    () => ctx.db.transaction().execute((trx) => insertUser(ctx, trx, input)),
+    () => fieldError('email', 'Email address already in use.'),
+  );
   invalidateCallerCache();
   return withMemberships(ctx, (await findUser(ctx.db, id))!);
 }
@@ -266,14 +276,17 @@ export async function updateUser(ctx: AppContext, caller: Caller, id: number, ch
   }
   if (managerOnly && ['email', 'first_name', 'last_name', 'locale'].some((k) => present.has(k))) throw forbidden();
 
+  const emailTaken = () => fieldError('email', 'Email address already associated to another user.');
   const email = changes.email?.trim().toLowerCase();
   if (email && email !== user.email) {
     if (!caller.isSuperuser && !isSelf) throw forbidden();
-    if (await findUserByEmail(ctx.db, email)) throw fieldError('email', 'Email address already associated to another user.');
+    if (await findUserByEmail(ctx.db, email)) throw emailTaken();
   }
   if (changes.user_group_memberships) await assertGroupsExist(ctx, changes.user_group_memberships.map((m) => m.id));
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await uniqueViolationAs(() => ctx.db.transaction().execute(async (trx) => {
+    // Before any write: concurrent changes to who is an admin run one after the other (see memberships.ts).
+    await lockAdminChanges(ctx, trx);
     const set: Record<string, unknown> = { updated_at: nowIso() };
     if (email) set.email = email;
     if (present.has('first_name')) set.first_name = changes.first_name ?? null;
@@ -299,7 +312,7 @@ export async function updateUser(ctx: AppContext, caller: Caller, id: number, ch
         { isSuperuser: superuserChange },
       );
     }
-  });
+  }), emailTaken);
   invalidateCallerCache();
   return withMemberships(ctx, (await findUser(ctx.db, id))!);
 }
@@ -309,7 +322,7 @@ export async function deactivateUser(ctx: AppContext, caller: Caller, id: number
   check(id !== INTERNAL_USER_ID, () => badRequest('Not able to modify the internal user'));
   await requireUser(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
-    await assertNotLastAdmin(trx, id);
+    await assertNotLastAdmin(ctx, trx, id);
     await trx.updateTable('core_user').set({ is_active: false, updated_at: nowIso() }).where('id', '=', id).execute();
     await deleteUserSessions(trx, id);
   });
@@ -317,20 +330,24 @@ export async function deactivateUser(ctx: AppContext, caller: Caller, id: number
   return { success: true };
 }
 
+/** Brings a deactivated user back, as a non-admin (Metabase's rule: admin rights must be given again). */
 export async function reactivateUser(ctx: AppContext, caller: Caller, id: number) {
   if (!caller.isSuperuser) throw forbidden();
   const user = await requireUser(ctx, id);
-  if (bool(user.is_active)) {
-    throw fieldError('user', 'Not able to reactivate an active user');
-  }
-  await ctx.db.updateTable('core_user').set({ is_active: true, updated_at: nowIso() }).where('id', '=', id).execute();
+  if (bool(user.is_active)) throw messageError(400, 'Not able to reactivate an active user');
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockAdminChanges(ctx, trx);
+    await trx.updateTable('core_user').set({ is_active: true, is_superuser: false, updated_at: nowIso() }).where('id', '=', id).execute();
+    await trx.deleteFrom('permissions_group_membership').where('user_id', '=', id).where('group_id', '=', ADMIN_GROUP_ID).execute();
+  });
   invalidateCallerCache();
   return withMemberships(ctx, (await findUser(ctx.db, id))!);
 }
 
 /**
- * Changes a password. The user themselves must give the old one; an admin changing someone else's need not.
- * Every other session of the user ends. Returns a fresh session when the callers changed their own password.
+ * Changes a password. The new one is checked first; then a non-admin must give their old one (an admin never
+ * needs to, not even for their own, as in Metabase). Every other session of the user ends. Returns a fresh
+ * session when callers changed their own password.
  */
 export async function changePassword(
   ctx: AppContext,
@@ -343,12 +360,10 @@ export async function changePassword(
   if (!isSelf && !caller.isSuperuser) throw forbidden();
   const user = await requireUser(ctx, id);
   if (!bool(user.is_active)) throw notFound();
-  if (!caller.isSuperuser || isSelf) {
-    if (!(await verifyPassword(oldPassword ?? '', user.password_salt, user.password))) {
-      throw fieldError('old_password', 'Invalid password');
-    }
-  }
   assertValidPassword(ctx, password);
+  if (!caller.isSuperuser && !(await verifyPassword(oldPassword ?? '', user.password_salt, user.password))) {
+    throw fieldError('old_password', 'Invalid password');
+  }
   const { hash, salt } = await hashPassword(password);
   const token = await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('core_user').set({ password: hash, password_salt: salt, updated_at: nowIso(), reset_token: null, reset_triggered: null }).where('id', '=', id).execute();
@@ -359,11 +374,12 @@ export async function changePassword(
   return { sessionToken: token };
 }
 
-export async function setModalSeen(ctx: AppContext, caller: Caller, id: number, modal: string) {
+export const MODALS = ['qbnewb', 'datasetnewb'] as const;
+
+export async function setModalSeen(ctx: AppContext, caller: Caller, id: number, modal: (typeof MODALS)[number]) {
   if (caller.user.id !== id && !caller.isSuperuser) throw forbidden();
   await requireUser(ctx, id);
-  const column = modal === 'qbnewb' ? 'is_qbnewb' : modal === 'datasetnewb' ? 'is_datasetnewb' : null;
-  if (!column) throw fieldError('modal', `Unknown modal: ${modal}`);
+  const column = modal === 'qbnewb' ? 'is_qbnewb' : 'is_datasetnewb';
   await ctx.db.updateTable('core_user').set({ [column]: false }).where('id', '=', id).execute();
   return { success: true };
 }

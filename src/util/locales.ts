@@ -10,12 +10,26 @@ export const AVAILABLE_LOCALES: ReadonlyArray<readonly [string, string]> = [
   ['zh_TW', 'Chinese (Taiwan)'],
 ];
 
-/** Metabase's locale rule: a two-letter language, optionally `_` or `-` and a two-letter country. */
-export function isValidLocale(value: unknown): boolean {
-  return typeof value === 'string' && /^[a-zA-Z]{2}([_-][a-zA-Z]{2})?$/.test(value);
+/** Metabase's message for a locale it can't use (user locale, setup's site_locale). */
+export const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
+
+const KNOWN = new Set(AVAILABLE_LOCALES.map(([code]) => code));
+
+/**
+ * The one locale rule (user locale, setup's site_locale, the site-locale setting): a two-letter language, optionally
+ * `_` or `-` and a two-letter country, in any case. Returns the stored spelling (`pt_BR`, `en`, `en_US`) when the UI
+ * has that locale or, for a region it doesn't list, that language (as Metabase falls back to it: `en_US`, `fr_CA`);
+ * null otherwise (`xx`, `xx_YY`, `english`).
+ */
+export function availableLocale(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const match = /^([a-zA-Z]{2})(?:[_-]([a-zA-Z]{2}))?$/.exec(value);
+  if (!match) return null;
+  const language = match[1].toLowerCase();
+  const code = match[2] ? `${language}_${match[2].toUpperCase()}` : language;
+  return KNOWN.has(code) || KNOWN.has(language) ? code : null;
 }
 
-export function normalizeLocale(value: string): string {
-  const [lang, country] = value.split(/[_-]/);
-  return country ? `${lang.toLowerCase()}_${country.toUpperCase()}` : lang.toLowerCase();
+export function isAvailableLocale(value: unknown): boolean {
+  return availableLocale(value) !== null;
 }

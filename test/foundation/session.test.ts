@@ -27,7 +27,11 @@ forEachAppDb('setup and session', (server) => {
     assert.equal(wrong.body.errors.token, 'Token does not match the setup token.');
     const weak = await anon.post('/api/setup', { token, user: { ...ADMIN, password: 'password' }, prefs: { site_name: 'X' } });
     assert.equal(weak.status, 400);
-    assert.equal(weak.body.errors.password, 'password is too common.');
+    // Nested under `user`, as Metabase reports errors of the setup body's user map.
+    assert.deepEqual(weak.body, {
+      errors: { user: { password: 'password is too common.' } },
+      'specific-errors': { user: { password: ['password is too common., received: "password"'] } },
+    });
     const noSite = await anon.post('/api/setup', { token, user: ADMIN, prefs: {} });
     assert.equal(noSite.status, 400);
     assert.equal(noSite.body.errors.prefs.site_name, 'value must be a non-blank string.');
@@ -67,12 +71,27 @@ forEachAppDb('setup and session', (server) => {
   test('properties grow with the caller: authenticated and admin keys', async () => {
     const props = await admin.get('/api/session/properties');
     assert.equal(props.body['enable-public-sharing'], true);
-    assert.ok('embedding-secret-key' in props.body);
+    assert.ok('session-cookie-samesite' in props.body, 'admin-only settings');
     assert.ok('site-uuid' in props.body);
     const { client } = await createUserClient(server(), admin);
     const userProps = await client.get('/api/session/properties');
     assert.ok('enable-public-sharing' in userProps.body);
-    assert.equal('embedding-secret-key' in userProps.body, false);
+    assert.equal('session-cookie-samesite' in userProps.body, false);
+  });
+
+  test('sensitive settings (secrets) are never in properties, not even for admins', async () => {
+    const key = (await admin.get('/api/util/random_token')).body.token;
+    assert.equal((await admin.put('/api/setting', { 'embedding-secret-key': key, 'email-smtp-password': 'smtp-secret-pw', 'premium-embedding-token': 'premium-secret-token' })).status, 204);
+    const props = await admin.get('/api/session/properties');
+    assert.equal(props.status, 200);
+    for (const name of ['embedding-secret-key', 'email-smtp-password', 'premium-embedding-token']) {
+      assert.equal(name in props.body, false, name);
+    }
+    for (const secret of [key, 'smtp-secret-pw', 'premium-secret-token']) assert.ok(!props.text.includes(secret));
+    // Admins still see them obfuscated in the settings list.
+    const listed = (await admin.get('/api/setting')).body.find((s: any) => s.key === 'email-smtp-password');
+    assert.equal(listed.value, '**********pw');
+    await admin.put('/api/setting', { 'embedding-secret-key': null, 'email-smtp-password': null, 'premium-embedding-token': null });
   });
 
   test('login: good password gives a session usable by header and by cookie', async () => {
@@ -119,7 +138,14 @@ forEachAppDb('setup and session', (server) => {
     const client = anon.withSession(login.body.id);
     const out = await client.delete('/api/session');
     assert.equal(out.status, 204);
-    assert.ok(out.cookies.some((c) => c.startsWith('metabase.SESSION=;') && /Expires=Thu, 01 Jan 1970/.test(c)));
+    // Metabase clears the session, the embedded-session and the timeout cookies (reference §1.5).
+    for (const name of ['metabase.SESSION', 'metabase.EMBEDDED_SESSION', 'metabase.TIMEOUT']) {
+      const cookie = out.cookies.find((c) => c.startsWith(`${name}=`));
+      assert.ok(cookie, `${name} is cleared`);
+      assert.match(cookie!, new RegExp(`^${name.replace('.', '\\.')}=;`));
+      assert.match(cookie!, /Expires=Thu, 01 Jan 1970 00:00:00 GMT/);
+      assert.match(cookie!, /Path=\//);
+    }
     const after = await client.get('/api/user/current');
     assert.equal(after.status, 401);
     assert.equal(after.text, 'Unauthenticated');
@@ -236,5 +262,142 @@ test('MB_MAX_SESSION_AGE shortens sessions', async () => {
     assert.match(login.cookies.find((c) => c.startsWith('metabase.SESSION='))!, /Max-Age=3600/);
   } finally {
     await t.close();
+  }
+});
+
+forEachAppDb('setup with preferences', (server) => {
+  test('a setup whose preferences are invalid changes nothing: no user, the token still works, no setting written', async () => {
+    const t = server();
+    const token = (await t.anon.get('/api/session/properties')).body['setup-token'];
+    const bad = await t.anon.post('/api/setup', { token, user: ADMIN, prefs: { site_name: 'Half Done', site_locale: 'xx_YY' } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors.prefs.site_locale, "nullable String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.");
+    const props = await t.anon.get('/api/session/properties');
+    assert.equal(props.body['has-user-setup'], false);
+    assert.equal(props.body['setup-token'], token);
+    assert.equal(props.body['site-name'], 'Metabase');
+    assert.equal((await t.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password })).status, 401);
+  });
+
+  test('setup with site_locale en_US sets the site locale and completes', async () => {
+    const t = server();
+    const token = (await t.anon.get('/api/session/properties')).body['setup-token'];
+    const r = await t.anon.post('/api/setup', { token, user: ADMIN, prefs: { site_name: 'Localized', site_locale: 'en_US' } });
+    assert.equal(r.status, 200);
+    const props = await t.anon.get('/api/session/properties');
+    assert.equal(props.body['has-user-setup'], true);
+    assert.equal(props.body['site-locale'], 'en_US');
+    assert.equal(props.body['site-name'], 'Localized');
+    const admin = t.anon.withSession(r.body.id);
+    assert.equal((await admin.get('/api/setting/admin-email')).body, ADMIN.email);
+  });
+
+  test('one locale rule: known locales in either spelling, a known language with an unknown region, nothing else', async () => {
+    const t = server();
+    const admin = t.anon.withSession((await t.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password })).body.id);
+    const me = (await admin.get('/api/user/current')).body;
+    for (const [given, stored] of [['pt-BR', 'pt_BR'], ['pt_br', 'pt_BR'], ['en-US', 'en_US'], ['fr_CA', 'fr_CA'], ['de', 'de']]) {
+      const user = await admin.put(`/api/user/${me.id}`, { locale: given });
+      assert.equal(user.status, 200, given);
+      assert.equal(user.body.locale, stored);
+      assert.equal((await admin.put('/api/setting/site-locale', { value: given })).status, 204, given);
+      assert.equal((await admin.get('/api/setting/site-locale')).body, stored);
+    }
+    for (const bad of ['xx_YY', 'xx', 'english', 'en_USA']) {
+      const user = await admin.put(`/api/user/${me.id}`, { locale: bad });
+      assert.equal(user.status, 400, bad);
+      assert.equal(user.body.errors.locale, "nullable String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.");
+      assert.equal((await admin.put('/api/setting/site-locale', { value: bad })).status, 400, bad);
+    }
+    await admin.put('/api/setting/site-locale', { value: null });
+  });
+});
+
+forEachAppDb('throttles by address and for password reset', (server) => {
+  const from = (ip: string) => ({ headers: { 'X-Forwarded-For': ip } });
+
+  test('50 failed logins from one address block the 51st, whatever the username; other addresses are fine', async () => {
+    const t = server();
+    await setupAdmin(t);
+    for (let i = 0; i < 50; i++) {
+      const r = await t.anon.post('/api/session', { username: `nobody${i}@example.com`, password: 'wrong-pass-1' }, from('203.0.113.7'));
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.body, { errors: { password: 'did not match stored password' } });
+    }
+    const blocked = await t.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password }, from('203.0.113.7'));
+    assert.equal(blocked.status, 401);
+    assert.match(blocked.body.errors.username, /^Too many attempts! You must wait 1[45] seconds before trying again\.$/);
+    const elsewhere = await t.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password }, from('198.51.100.9'));
+    assert.equal(elsewhere.status, 200);
+  });
+
+  test('forgot_password: 3 requests per email, then a wait; 50 per address', async () => {
+    const t = server();
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await t.anon.post('/api/session/forgot_password', { email: 'someone@example.com' }, from('192.0.2.1'))).status, 204);
+    }
+    const byEmail = await t.anon.post('/api/session/forgot_password', { email: 'someone@example.com' }, from('192.0.2.2'));
+    assert.equal(byEmail.status, 400);
+    assert.match(byEmail.body.errors.email, /^Too many attempts! You must wait \d+ seconds before trying again\.$/);
+    for (let i = 0; i < 47; i++) {
+      assert.equal((await t.anon.post('/api/session/forgot_password', { email: `person${i}@example.com` }, from('192.0.2.1'))).status, 204);
+    }
+    const byAddress = await t.anon.post('/api/session/forgot_password', { email: 'fresh@example.com' }, from('192.0.2.1'));
+    assert.equal(byAddress.status, 400);
+    assert.match(byAddress.body.errors.email, /^Too many attempts!/);
+  });
+
+  test('reset_password: 10 bad tokens from one address, then a wait even for a good token', async () => {
+    const t = server();
+    for (let i = 0; i < 10; i++) {
+      const r = await t.anon.post('/api/session/reset_password', { token: `1_00000000-0000-0000-0000-00000000000${i}`, password: 'Brand-New-Pass-42' }, from('192.0.2.50'));
+      assert.equal(r.status, 400);
+      assert.deepEqual(r.body, { errors: { password: 'Invalid reset token' } });
+    }
+    await t.anon.post('/api/session/forgot_password', { email: ADMIN.email }, from('192.0.2.60'));
+    const token = /reset_password\/(\S+)/.exec(t.mail[t.mail.length - 1].text)![1];
+    const blocked = await t.anon.post('/api/session/reset_password', { token, password: 'Brand-New-Pass-42' }, from('192.0.2.50'));
+    assert.equal(blocked.status, 400);
+    assert.match(blocked.body.errors.token, /^Too many attempts!/);
+    const other = await t.anon.post('/api/session/reset_password', { token, password: 'Brand-New-Pass-42' }, from('192.0.2.51'));
+    assert.equal(other.status, 200);
+  });
+});
+
+test('MB_PASSWORD_COMPLEXITY and MB_PASSWORD_LENGTH set the password rules and their description', async () => {
+  const check = (t: { anon: Client }, password: string) => t.anon.post('/api/session/password-check', { password });
+  const weak = await startServer('sqlite', { MB_PASSWORD_COMPLEXITY: 'weak' });
+  try {
+    assert.deepEqual((await weak.anon.get('/api/session/properties')).body['password-complexity'], { total: 6 });
+    assert.equal((await check(weak, 'password')).status, 200, 'common passwords are allowed when weak');
+    assert.equal((await check(weak, 'abcdef')).status, 200, 'no digit needed');
+    assert.equal((await check(weak, 'abcde')).status, 400, 'still 6 characters');
+  } finally {
+    await weak.close();
+  }
+  const strong = await startServer('sqlite', { MB_PASSWORD_COMPLEXITY: 'strong' });
+  try {
+    assert.deepEqual((await strong.anon.get('/api/session/properties')).body['password-complexity'], { total: 8, lower: 2, upper: 2, digit: 1, special: 1 });
+    assert.equal((await check(strong, 'Qu4rry-Pw')).status, 200);
+    for (const bad of ['quarry-pw4', 'QUARRY-PW4', 'Quarry-Pw', 'QuarryPw4', 'Q4r-pW']) {
+      const r = await check(strong, bad);
+      assert.equal(r.status, 400, bad);
+      assert.equal(r.body.errors.password, 'password is too common.');
+    }
+  } finally {
+    await strong.close();
+  }
+  const long = await startServer('sqlite', { MB_PASSWORD_LENGTH: '12' });
+  try {
+    assert.deepEqual((await long.anon.get('/api/session/properties')).body['password-complexity'], { total: 12, digit: 1 });
+    assert.equal((await check(long, 'zebra-lamp-7')).status, 200);
+    assert.equal((await check(long, 'zebra-lamp7')).status, 400, '11 characters');
+    // The rule applies where passwords are set, too.
+    const token = (await long.anon.get('/api/session/properties')).body['setup-token'];
+    const setup = await long.anon.post('/api/setup', { token, user: { ...ADMIN, password: 'short-pw-9' }, prefs: { site_name: 'X' } });
+    assert.equal(setup.status, 400);
+    assert.equal(setup.body.errors.user.password, 'password is too common.');
+  } finally {
+    await long.close();
   }
 });

@@ -1,7 +1,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient, ADMIN } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
+import { Client } from '../helpers/client.js';
 
 forEachAppDb('/api/user', (server) => {
   let admin: Client;
@@ -168,12 +168,18 @@ forEachAppDb('/api/user', (server) => {
     assert.equal((await alice.client.delete(`/api/user/${temp.user.id}`)).status, 403);
     const off = await admin.delete(`/api/user/${temp.user.id}`);
     assert.deepEqual(off.body, { success: true });
-    assert.equal((await admin.get(`/api/user/${temp.user.id}`)).body.is_active, false);
+    const gone = await admin.get(`/api/user/${temp.user.id}`);
+    assert.equal(gone.status, 404, 'a deactivated user is not found, as in Metabase');
+    assert.equal(gone.text, 'Not found.');
+    const listed = await admin.get('/api/user', { query: { status: 'deactivated' } });
+    assert.equal(listed.body.data.find((u: any) => u.id === temp.user.id).is_active, false, 'the record is kept');
     assert.equal((await alice.client.put(`/api/user/${temp.user.id}/reactivate`)).status, 403);
     const on = await admin.put(`/api/user/${temp.user.id}/reactivate`);
     assert.equal(on.status, 200);
     assert.equal(on.body.is_active, true);
-    assert.equal((await admin.put(`/api/user/${temp.user.id}/reactivate`)).status, 400);
+    const again = await admin.put(`/api/user/${temp.user.id}/reactivate`);
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.body, { message: 'Not able to reactivate an active user' });
     assert.equal((await server().anon.post('/api/session', { username: temp.user.email, password: temp.password })).status, 200);
   });
 
@@ -184,6 +190,9 @@ forEachAppDb('/api/user', (server) => {
     assert.deepEqual(wrongOld.body, { errors: { old_password: 'Invalid password' } });
     const common = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'password', old_password: temp.password });
     assert.equal(common.body.errors.password, 'password is too common.');
+    const weakFirst = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'abc', old_password: 'wrong' });
+    assert.equal(weakFirst.status, 400);
+    assert.equal(weakFirst.body.errors.password, 'password is too common.', 'the new password is checked before the old one');
     const changed = await temp.client.put(`/api/user/${temp.user.id}/password`, { password: 'New-Pass-123', old_password: temp.password });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.success, true);
@@ -202,11 +211,33 @@ forEachAppDb('/api/user', (server) => {
     assert.equal(await bcrypt.compare(row.password_salt + alice.password, row.password!), true);
   });
 
-  test('PUT modal marks the query-builder intro as seen', async () => {
+  test('PUT modal marks the query-builder intro as seen; an unknown modal is a validation error', async () => {
     const r = await alice.client.put(`/api/user/${alice.user.id}/modal/qbnewb`);
     assert.deepEqual(r.body, { success: true });
     assert.equal((await alice.client.get('/api/user/current')).body.is_qbnewb, false);
     assert.equal((await alice.client.put(`/api/user/${bob.user.id}/modal/qbnewb`)).status, 403);
+    const unknown = await alice.client.put(`/api/user/${alice.user.id}/modal/nosuchmodal`);
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body, {
+      errors: { modal: 'enum of qbnewb, datasetnewb' },
+      'specific-errors': { modal: ['should be either qbnewb, datasetnewb, received: "nosuchmodal"'] },
+    });
+  });
+
+  test('an admin changes their own password without the old one; a reactivated admin comes back as a non-admin', async () => {
+    const other = await createUserClient(server(), admin, { first_name: 'Otto' });
+    await admin.put(`/api/user/${other.user.id}`, { is_superuser: true });
+    const own = await other.client.put(`/api/user/${other.user.id}/password`, { password: 'Otto-New-Pass-1' });
+    assert.equal(own.status, 200);
+    assert.equal(own.body.success, true);
+    assert.equal((await server().anon.post('/api/session', { username: other.user.email, password: 'Otto-New-Pass-1' })).status, 200);
+    assert.equal((await admin.delete(`/api/user/${other.user.id}`)).status, 200);
+    const back = await admin.put(`/api/user/${other.user.id}/reactivate`);
+    assert.equal(back.status, 200);
+    assert.equal(back.body.is_superuser, false);
+    assert.ok(!back.body.user_group_memberships.some((m: any) => m.id === 2), 'no longer in Administrators');
+    const admins = await admin.get('/api/user', { query: { group_id: 2 } });
+    assert.ok(!admins.body.data.some((u: any) => u.id === other.user.id));
   });
 
   test('current user: 401 without a session, plain-text body', async () => {
@@ -214,5 +245,45 @@ forEachAppDb('/api/user', (server) => {
     assert.equal(r.status, 401);
     assert.equal(r.text, 'Unauthenticated');
     assert.match(r.headers.get('content-type') ?? '', /text\/plain/);
+  });
+});
+
+forEachAppDb('the last admin, under concurrent requests', (server) => {
+  test('two admins demoted, deactivated or removed from Administrators at once: one request wins, one admin stays', async () => {
+    const t = server();
+    const first = await setupAdmin(t);
+    const firstId = (await first.get('/api/user/current')).body.id;
+    const secondId = (await createUserClient(t, first, { first_name: 'Second' })).user.id;
+    // The requests come from an admin API key, whose hidden user is not one of the admins being counted: it stays
+    // an admin throughout, so each refusal is the last-admin rule, not a lost permission.
+    const key = (await first.post('/api/api-key', { name: 'Race runner', group_id: 2 })).body.unmasked_key;
+    const runner = new Client(t.url, null, { 'X-Api-Key': key });
+    const activeAdmins = async () =>
+      (await t.ctx.db.selectFrom('permissions_group_membership').innerJoin('core_user', 'core_user.id', 'permissions_group_membership.user_id')
+        .select('core_user.id').where('group_id', '=', 2).where('core_user.is_active', '=', true).where('core_user.type', '=', 'personal').execute()).map((r) => r.id);
+    const restore = async () => {
+      await t.ctx.db.updateTable('core_user').set({ is_active: true }).where('id', 'in', [firstId, secondId]).execute();
+      for (const id of [firstId, secondId]) assert.equal((await runner.put(`/api/user/${id}`, { is_superuser: true })).status, 200);
+      assert.deepEqual((await activeAdmins()).sort(), [firstId, secondId].sort());
+    };
+    const adminMembership = async (userId: number) =>
+      (await t.ctx.db.selectFrom('permissions_group_membership').select('id').where('group_id', '=', 2).where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
+    const races: Array<[string, number, () => Promise<Array<{ status: number; text: string }>>]> = [
+      ['PUT is_superuser=false', 200, () => Promise.all([firstId, secondId].map((id) => runner.put(`/api/user/${id}`, { is_superuser: false })))],
+      ['DELETE /api/user/:id', 200, () => Promise.all([firstId, secondId].map((id) => runner.delete(`/api/user/${id}`)))],
+      ['DELETE /api/permissions/membership/:id', 204, async () => {
+        const ids = [await adminMembership(firstId), await adminMembership(secondId)];
+        return Promise.all(ids.map((id) => runner.delete(`/api/permissions/membership/${id}`)));
+      }],
+    ];
+    for (const [label, success, race] of races) {
+      for (let round = 0; round < 3; round++) {
+        await restore();
+        const results = await race();
+        assert.deepEqual(results.map((r) => r.status).sort(), [success, 400].sort(), `${label}, round ${round}`);
+        assert.equal(results.find((r) => r.status === 400)!.text, "You cannot remove the last member of the 'Admin' group!");
+        assert.equal((await activeAdmins()).length, 1, `${label}: exactly one admin is left`);
+      }
+    }
   });
 });

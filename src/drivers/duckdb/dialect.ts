@@ -14,6 +14,9 @@ const TYPES: Record<ParamType, string | null> = {
   time: 'TIME',
   instant: 'TIMESTAMPTZ',
   unknown: null,
+  'text[]': null,
+  'integer[]': null,
+  'float[]': null,
 };
 
 const INTERVAL_FN: Record<Exclude<IntervalUnit, 'quarter' | 'week'>, string> = {

@@ -16,6 +16,9 @@ const TYPES: Record<ParamType, string | null> = {
   time: 'TIME(6)',
   instant: 'DATETIME(6)',
   unknown: null,
+  'text[]': null,
+  'integer[]': null,
+  'float[]': null,
 };
 
 const TRUNC_FORMAT: Partial<Record<BasicTruncUnit, string>> = {
@@ -37,6 +40,8 @@ export class MysqlDialect extends SqlDialect {
   protected paramTypeName(type: ParamType): string | null {
     return TYPES[type];
   }
+
+  override readonly maxBoundParameters = 65_535;
 
   override quoteIdentifier(name: string): string {
     return '`' + name.replace(/`/g, '``') + '`';

@@ -1,7 +1,7 @@
 // PostgreSQL's SQL dialect for the MBQL compiler: `$n::type` placeholders and the standard idioms of the base class.
 
 import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField } from '../../query/compile/dialect.js';
-import { sql, raw, type Sql, type ParamType } from '../../query/compile/sql.js';
+import { sql, raw, param, type Sql, type ParamType } from '../../query/compile/sql.js';
 
 const TYPES: Record<ParamType, string | null> = {
   text: 'text',
@@ -13,6 +13,9 @@ const TYPES: Record<ParamType, string | null> = {
   time: 'time',
   instant: 'timestamptz',
   unknown: null,
+  'text[]': 'text[]',
+  'integer[]': 'bigint[]',
+  'float[]': 'double precision[]',
 };
 
 export class PostgresDialect extends SqlDialect {
@@ -30,6 +33,19 @@ export class PostgresDialect extends SqlDialect {
     if (type === 'integer' && typeof value === 'number' && Math.abs(value) < 2 ** 31) return `${placeholder}::integer`;
     const name = TYPES[type];
     return name ? `${placeholder}::${name}` : placeholder;
+  }
+
+  override readonly maxBoundParameters = 65_535;
+
+  /** A long IN list is one array parameter: `x = ANY($1::bigint[])` (`<> ALL` for NOT IN). */
+  override longIn(x: Sql, values: unknown[], type: 'text' | 'integer' | 'float', negate: boolean): Sql {
+    const array = sql`${param(values, `${type}[]` as ParamType)}`;
+    return negate ? sql`(${x} <> ALL(${array}))` : sql`(${x} = ANY(${array}))`;
+  }
+
+  override inlineLiteral(value: unknown, type: ParamType): string {
+    if (Array.isArray(value)) return `ARRAY[${value.map((v) => super.inlineLiteral(v, type.replace('[]', '') as ParamType)).join(', ')}]::${TYPES[type]}`;
+    return super.inlineLiteral(value, type);
   }
 
   override regexMatchFirst(s: Sql, pattern: Sql): Sql {

@@ -5,7 +5,7 @@
 // (../sqlite/workers.ts); time zones are converted with offsets computed in JS (no session zone).
 
 import { SqlDialect, BASE_FEATURES, checkedTimestamp, type BasicTruncUnit, type ExtractField, type IntervalUnit, type TemporalKind } from '../../query/compile/dialect.js';
-import { sql, raw, join, type Sql, type ParamType } from '../../query/compile/sql.js';
+import { sql, raw, join, param, type Sql, type ParamType } from '../../query/compile/sql.js';
 
 const UNSUPPORTED = new Set(['set-timezone']);
 const DATETIME = "'%Y-%m-%d %H:%M:%f'";
@@ -66,6 +66,13 @@ export class SqliteDialect extends SqlDialect {
   override inlineLiteral(value: unknown, type: ParamType): string {
     if (typeof value === 'boolean') return value ? '1' : '0';
     return super.inlineLiteral(this.bindValue(value, type), type);
+  }
+
+  override readonly maxBoundParameters = 32_766;
+
+  /** A long IN list is one JSON parameter read by json_each. */
+  override longIn(x: Sql, values: unknown[], _type: 'text' | 'integer' | 'float', negate: boolean): Sql {
+    return sql`(${x} ${raw(negate ? 'NOT IN' : 'IN')} (SELECT value FROM json_each(${param(JSON.stringify(values), 'text')})))`;
   }
 
   override limitOffset(limit: number | null, offset: number | null): string {

@@ -426,6 +426,17 @@ export abstract class SqlDialect implements SqlRenderer {
     return sql`(RIGHT(${h}, ${this.length(n)}) = ${n})`;
   }
 
+  /**
+   * `x IN (…)` / `x NOT IN (…)` for a long list of literal values, in a form that doesn't need a placeholder per
+   * value (engines cap bound parameters); null when the engine has none (the list is bound value by value).
+   */
+  longIn(_x: Sql, _values: unknown[], _type: 'text' | 'integer' | 'float', _negate: boolean): Sql | null {
+    return null;
+  }
+
+  /** The most bound parameters one statement may have (a clear error beyond it rather than the driver's), or null. */
+  readonly maxBoundParameters: number | null = null;
+
   /** Case-sensitive string equality, or inequality (MySQL's collations compare case-insensitively unless told). */
   stringEquals(a: Sql, b: Sql, negate = false): Sql {
     return negate ? sql`(${a} <> ${b})` : sql`(${a} = ${b})`;

@@ -35,6 +35,9 @@ export interface CompiledAggregation extends Typed {
   cumulative?: 'sum' | 'count';
 }
 
+/** IN lists longer than this go through the dialect's `longIn` (one parameter for the whole list). */
+const LONG_IN_LIST = 1000;
+
 const FILTER_CLAUSES = new Set([
   'and', 'or', 'not', '=', '!=', '<', '>', '<=', '>=', 'between', 'is-null', 'not-null', 'is-empty', 'not-empty',
   'contains', 'does-not-contain', 'starts-with', 'ends-with', 'inside', 'time-interval', 'relative-time-interval',
@@ -97,13 +100,19 @@ export class ExpressionCompiler {
 
   /** A literal compared with a value of `against` type, converted the way the comparison needs it. */
   private coerceLiteral(value: unknown, against: string): Typed {
+    const c = this.coercedValue(value, against);
+    return this.literal(c.value, c.type);
+  }
+
+  private coercedValue(value: unknown, against: string): { value: unknown; type: ParamType } {
     if (typeof value === 'string') {
-      if (isNumeric(against) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) return this.literal(Number(value));
-      if (isBoolean(against) && /^(true|false)$/i.test(value)) return this.literal(value.toLowerCase() === 'true');
+      if (isNumeric(against) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) return { value: Number(value), type: paramTypeFor(Number(value)) };
+      if (isBoolean(against) && /^(true|false)$/i.test(value)) return { value: value.toLowerCase() === 'true', type: 'boolean' };
     }
-    if (typeof value === 'number' && isText(against)) return this.literal(String(value));
-    if (typeof value === 'boolean' || typeof value === 'number') return this.literal(value);
-    return this.literal(value, 'text');
+    if (typeof value === 'number' && isText(against)) return { value: String(value), type: 'text' };
+    if (typeof value === 'boolean' || typeof value === 'number') return { value, type: paramTypeFor(value) };
+    if (value !== null && typeof value === 'object') throw invalidQuery(`Invalid value in a comparison: ${JSON.stringify(value)}`);
+    return { value, type: 'text' };
   }
 
   // ----- values ------------------------------------------------------------------------------------------------
@@ -540,7 +549,11 @@ export class ExpressionCompiler {
         const [lat, lon, latMax, lonMin, latMin, lonMax] = args;
         const la = this.value(lat).sql;
         const lo = this.value(lon).sql;
-        const f = (v: unknown) => this.literal(Number(v), 'float').sql;
+        const f = (v: unknown) => {
+          const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+          if (!Number.isFinite(n)) throw invalidQuery(`inside needs numbers for its bounds, not ${JSON.stringify(v)}.`);
+          return this.literal(n, 'float').sql;
+        };
         return sql`(${la} BETWEEN ${f(latMin)} AND ${f(latMax)} AND ${lo} BETWEEN ${f(lonMin)} AND ${f(lonMax)})`;
       }
       case 'time-interval':
@@ -621,16 +634,19 @@ export class ExpressionCompiler {
   private temporalTarget(operand: Operand, value: unknown): { window: Window } | { exact: Sql } | null {
     if (!operand.temporal || operand.extraction) return null;
     const zone = this.stage.options.timezone;
+    // A string compared with a date or time must be one: anything else fails the query (Metabase refuses it too)
+    // rather than running a comparison that matches nothing or errors in the database.
     if (isTime(operand.baseType)) {
       if (typeof value === 'string') {
         const t = parseTimeLiteral(value);
         if (t) return { exact: sql`${param(t, 'time')}` };
+        throw invalidQuery(`Invalid time value: ${JSON.stringify(value)}`);
       }
       return null;
     }
     if (typeof value === 'string') {
       const parsed = parseTemporalLiteral(value, zone);
-      if (!parsed) return null;
+      if (!parsed) throw invalidQuery(`Invalid date or date-time value: ${JSON.stringify(value)}`);
       const unit = operand.unit ?? (parsed.monthOnly ? 'month' : parsed.hasTime && !isDate(operand.baseType) ? null : 'day');
       if (unit) return { window: unitWindow(parsed.value, unit, this.sow) };
       return { exact: this.bound(parsed.value, operand) };
@@ -696,7 +712,11 @@ export class ExpressionCompiler {
       } else plain.push(this.rhs(operand, v));
     }
     const x = operand.typed.sql;
-    if (textual && plain.length === 1) parts.push(this.d.stringEquals(x, plain[0], op === '!='));
+    // A long list of literal values: one array/JSON parameter where the engine can (it caps bound parameters).
+    const literals = nonNull.filter((v) => !isClause(v));
+    const long = literals.length === plain.length && plain.length > LONG_IN_LIST ? this.longIn(x, literals, operand.typed.type, op === '!=') : null;
+    if (long) parts.push(long);
+    else if (textual && plain.length === 1) parts.push(this.d.stringEquals(x, plain[0], op === '!='));
     else if (textual && plain.length > 1) parts.push(this.d.stringIn(x, plain, op === '!='));
     else if (plain.length === 1) parts.push(op === '=' ? sql`(${x} = ${plain[0]})` : sql`(${x} <> ${plain[0]})`);
     else if (plain.length > 1) parts.push(op === '=' ? sql`(${x} IN (${join(plain)}))` : sql`(${x} NOT IN (${join(plain)}))`);
@@ -704,6 +724,14 @@ export class ExpressionCompiler {
     // Metabase: `!=` (and not-in) on a column also matches its NULLs — unless NULL is one of the values excluded.
     if (op === '!=' && nonNull.length === values.length && refersToColumn(lhs)) return sql`(${combined} OR ${x} IS NULL)`;
     return combined;
+  }
+
+  private longIn(x: Sql, values: unknown[], against: string, negate: boolean): Sql | null {
+    const coerced = values.map((v) => this.coercedValue(v, against));
+    const types = new Set(coerced.map((c) => c.type));
+    const type = types.size === 1 && types.has('text') ? 'text' : [...types].every((t) => t === 'integer' || t === 'float') ? (types.has('float') ? 'float' : 'integer') : null;
+    if (!type) return null;
+    return this.d.longIn(x, coerced.map((c) => c.value), type, negate);
   }
 
   private ordering(op: '<' | '>' | '<=' | '>=', lhs: unknown, value: unknown): Sql {

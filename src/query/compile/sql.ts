@@ -13,7 +13,11 @@ export type ParamType =
   | 'time'
   | 'instant'
   /** A value whose type the engine infers from context (native template tags). */
-  | 'unknown';
+  | 'unknown'
+  /** A list of values bound as one array (PostgreSQL's `= ANY($1)` for long IN lists). */
+  | 'text[]'
+  | 'integer[]'
+  | 'float[]';
 
 export class Param {
   constructor(

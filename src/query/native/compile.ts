@@ -68,6 +68,10 @@ export function compileNative(native: NativeQuery | { query: string; 'template-t
 function variable(tag: TemplateTag | undefined, name: string, value: TagValue): Sql {
   const type = tag?.type ?? 'text';
   const list = parameterValues(value.value);
+  // Values are scalars: an object or a nested list would bind as "[object Object]" or worse.
+  for (const v of list) {
+    if (v !== null && typeof v === 'object') throw invalidParameter(`Invalid value for the ${type} variable '${tag?.['display-name'] ?? name}': ${JSON.stringify(v)}`);
+  }
   switch (type) {
     case 'number': {
       const numbers = list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).map((v) => {
@@ -85,7 +89,13 @@ function variable(tag: TemplateTag | undefined, name: string, value: TagValue): 
       return sql`${param(isoLocal(parsed.value, parsed.hasTime ? 'datetime' : 'date'), kind)}`;
     }
     case 'boolean':
-      return join(list.map((v) => sql`${param(v === true || v === 'true', 'boolean')}`), ', ');
+      return join(
+        list.map((v) => {
+          if (v !== true && v !== false && v !== 'true' && v !== 'false') throw invalidParameter(`Invalid value for the boolean variable '${tag?.['display-name'] ?? name}': ${JSON.stringify(v)}`);
+          return sql`${param(v === true || v === 'true', 'boolean')}`;
+        }),
+        ', ',
+      );
     default:
       return join(list.map((v) => sql`${param(String(v), 'text')}`), ', ');
   }

@@ -27,6 +27,7 @@ function numeric(v: unknown): number {
 export function parameterFilter(field: Clause, type: string, value: unknown, startOfWeek: StartOfWeek, options: Record<string, unknown> | null = null): Clause | null {
   const values = parameterValues(value);
   if (values.length === 0) return null;
+  if (values.some((v) => v !== null && typeof v === 'object')) throw invalidParameter(`Invalid value for a ${type} parameter: ${JSON.stringify(value)}`);
   const t = type.toLowerCase();
   if (t.startsWith('date') && t !== 'date/single' && isFieldRef(field)) {
     const clauses = values.map((v) => dateParameterFilter(field, v, startOfWeek));
