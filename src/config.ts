@@ -1,5 +1,10 @@
 // Environment → configuration, using Metabase's MB_* variable names.
 
+/** A bad environment value: start-up stops with this message (no stack trace; see src/main.ts). */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
 import { resolve, dirname } from 'node:path';
 
 export type AppDbConfig =
@@ -35,7 +40,7 @@ function intEnv(env: Record<string, string | undefined>, name: string, fallback:
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got "${raw}"`);
+  if (!Number.isFinite(n)) throw new ConfigurationError(`${name} must be a number, got "${raw}"`);
   return n;
 }
 
@@ -45,13 +50,20 @@ function boolEnv(env: Record<string, string | undefined>, name: string, fallback
   return raw.toLowerCase() === 'true';
 }
 
+/** The app-DB type a connection URI names by its scheme (`jdbc:` prefix allowed), or null for another scheme. */
+export function connectionUriType(uri: string): 'postgres' | 'mysql' | null {
+  const scheme = /^(?:jdbc:)?([a-z][a-z0-9+.-]*):/i.exec(uri.trim())?.[1].toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
+  if (scheme === 'mysql' || scheme === 'mariadb') return 'mysql';
+  return null;
+}
+
 /** Parses `postgres://u:p@h:5432/db`, `postgresql://…`, `mysql://…`, `mariadb://…`, optionally `jdbc:`-prefixed. */
 export function parseConnectionUri(uri: string): Omit<Extract<AppDbConfig, { host: string }>, 'poolSize'> {
-  const cleaned = uri.replace(/^jdbc:/, '');
+  const cleaned = uri.trim().replace(/^jdbc:/i, '');
+  const type = connectionUriType(uri);
+  if (!type) throw new ConfigurationError(`Unsupported MB_DB_CONNECTION_URI scheme in "${uri.split(':')[0]}:…": use postgres://, postgresql://, mysql:// or mariadb:// (optionally jdbc:-prefixed)`);
   const url = new URL(cleaned);
-  const scheme = url.protocol.replace(/:$/, '');
-  const type = scheme === 'postgres' || scheme === 'postgresql' ? 'postgres' : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : null;
-  if (!type) throw new Error(`Unsupported MB_DB_CONNECTION_URI scheme "${scheme}"`);
   const user = decodeURIComponent(url.username || url.searchParams.get('user') || (type === 'postgres' ? 'postgres' : 'root'));
   const passwordRaw = url.password || url.searchParams.get('password');
   return {
@@ -65,7 +77,9 @@ export function parseConnectionUri(uri: string): Omit<Extract<AppDbConfig, { hos
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const dbType = (env.MB_DB_TYPE ?? 'sqlite').toLowerCase();
+  // Without MB_DB_TYPE, a connection URI says which database it is (as in Metabase); otherwise SQLite.
+  const uri = env.MB_DB_CONNECTION_URI || undefined;
+  const dbType = (env.MB_DB_TYPE || (uri ? connectionUriType(uri) ?? 'unknown' : 'sqlite')).toLowerCase();
   const dbFile = resolve(env.MB_DB_FILE ?? './quarry-data/quarry.db');
   const poolSize = intEnv(env, 'MB_APPLICATION_DB_MAX_CONNECTION_POOL_SIZE', 15);
   let appDb: AppDbConfig;
@@ -73,8 +87,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appDb = { type: 'sqlite', file: dbFile };
   } else if (dbType === 'postgres' || dbType === 'postgresql' || dbType === 'mysql' || dbType === 'mariadb') {
     const type = dbType.startsWith('postgres') ? 'postgres' : 'mysql';
-    if (env.MB_DB_CONNECTION_URI) {
-      const parsed = parseConnectionUri(env.MB_DB_CONNECTION_URI);
+    if (uri) {
+      const parsed = parseConnectionUri(uri);
+      if (parsed.type !== type) throw new ConfigurationError(`MB_DB_TYPE is "${dbType}" but MB_DB_CONNECTION_URI is a ${parsed.type} URI`);
       appDb = {
         ...parsed,
         user: env.MB_DB_USER ?? parsed.user,
@@ -92,8 +107,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         poolSize,
       };
     }
+  } else if (!env.MB_DB_TYPE && uri) {
+    parseConnectionUri(uri); // throws the unsupported-scheme message
+    throw new ConfigurationError(`Unsupported MB_DB_CONNECTION_URI "${uri}"`);
   } else {
-    throw new Error(`Unsupported MB_DB_TYPE "${dbType}": use sqlite, postgres or mysql`);
+    throw new ConfigurationError(`Unsupported MB_DB_TYPE "${dbType}": use sqlite, postgres or mysql`);
   }
   const complexity = (env.MB_PASSWORD_COMPLEXITY ?? 'normal').toLowerCase();
   return {

@@ -1,6 +1,6 @@
 // Command line: `node dist/main.js` serves; `node dist/main.js migrate` only migrates the app DB.
 
-import { loadConfig } from './config.js';
+import { ConfigurationError, loadConfig } from './config.js';
 import { createServer } from './server.js';
 import { openAppDb } from './appdb/connect.js';
 import { migrateToLatest } from './appdb/migrate.js';
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof Error ? error.stack : error);
+  // A configuration mistake is reported as its message alone; anything else with its stack.
+  console.error(error instanceof ConfigurationError ? error.message : error instanceof Error ? error.stack : error);
   process.exit(1);
 });

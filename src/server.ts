@@ -52,7 +52,14 @@ export async function createServer(config: Config): Promise<Server> {
   } as unknown as AppContext;
   ctx.settings = new SettingsStore(ctx);
   ctx.mailer = logMailer(ctx);
-  await ctx.settings.refresh();
+  try {
+    // A bad MB_<SETTING> value stops start-up with a message naming it (README, "Configuration").
+    ctx.settings.validateEnvironment();
+    await ctx.settings.refresh();
+  } catch (error) {
+    await appDb.close();
+    throw error;
+  }
 
   await app.register(cookie);
   installBodyParsers(app);

@@ -5,8 +5,9 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, forbidden, messageError } from '../http/errors.js';
-import { findSetting, envName, type SettingDefinition, type SettingType } from './definition.js';
+import { allSettings, findSetting, envName, type SettingDefinition, type SettingType } from './definition.js';
 import { parseJson, type Db } from '../appdb/portable.js';
+import { ConfigurationError } from '../config.js';
 
 const REFRESH_MS = 1000;
 
@@ -97,6 +98,8 @@ export class SettingsStore {
   private values = new Map<string, string>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
+  /** `MB_*` values checked and normalized by validateEnvironment. */
+  private envValues: Map<string, unknown> | null = null;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -117,6 +120,7 @@ export class SettingsStore {
   }
 
   envValue(definition: SettingDefinition): unknown | undefined {
+    if (this.envValues?.has(definition.key)) return this.envValues.get(definition.key);
     const raw = this.ctx.config.env[envName(definition.key)];
     return raw === undefined || raw === '' ? undefined : parseStored(definition.type, raw);
   }
@@ -257,6 +261,31 @@ export class SettingsStore {
     // PostgreSQL text can't hold NUL (JSON values escape it; plain strings would carry it raw).
     if (raw?.includes('\u0000')) throw invalid(key, `Invalid value for ${key}: must not contain NUL characters.`);
     return { scope: 'site', definition, normalized, raw };
+  }
+
+  /**
+   * Checks every `MB_<SETTING>` environment value as an API write would be checked (type, then the setting's own
+   * validation) and keeps the normalized values. Run once at start-up: a bad value stops the server with a message
+   * naming the variable, rather than being used (an unusable embedding key) or silently ignored.
+   */
+  validateEnvironment(): void {
+    const problems: string[] = [];
+    const normalized = new Map<string, unknown>();
+    for (const definition of allSettings()) {
+      const name = envName(definition.key);
+      const raw = this.ctx.config.env[name];
+      if (raw === undefined || raw === '' || definition.getter) continue;
+      try {
+        let value = coerce(definition, raw);
+        if (definition.validate) value = definition.validate(value, this.ctx);
+        normalized.set(definition.key, value);
+      } catch (error) {
+        const message = error instanceof ApiError ? error.message : String(error);
+        problems.push(`${name}: ${message}`);
+      }
+    }
+    if (problems.length) throw new ConfigurationError(`Invalid setting values in the environment:\n  ${problems.join('\n  ')}`);
+    this.envValues = normalized;
   }
 
   /** Stores a raw value without API checks (for the server's own bookkeeping). */

@@ -2,6 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appDbEnv, startServer, setupAdmin, ADMIN } from '../helpers/server.js';
 import { migrations } from '../../src/appdb/migrations/index.js';
+import { loadConfig } from '../../src/config.js';
+import { createPgDatabase, PG } from '../helpers/databases.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 
 test('two instances starting together on one PostgreSQL app DB migrate it exactly once', async () => {
   const appDb = await appDbEnv('postgres');
@@ -88,4 +94,34 @@ test('MariaDB app DB: migrations run and the basics work (smoke)', async () => {
   } finally {
     await t.close();
   }
+});
+
+test('MB_DB_CONNECTION_URI alone picks the app DB from its scheme (postgres://, jdbc:postgresql://)', async () => {
+  for (const scheme of ['postgres', 'jdbc:postgresql'] as const) {
+    const db = await createPgDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-uri-'));
+    try {
+      const password = PG.password ? `:${encodeURIComponent(PG.password)}` : '';
+      const uri = `${scheme}://${PG.user}${password}@${PG.host}:${PG.port}/${db.name}`;
+      // No MB_DB_TYPE: before, this silently ran on a SQLite file instead.
+      const t = await startServer('postgres', {}, { MB_DB_CONNECTION_URI: uri, MB_DB_FILE: join(dir, 'quarry.db') });
+      try {
+        assert.equal(t.ctx.dialect, 'postgres');
+        await setupAdmin(t);
+        const check = new pg.Client({ ...PG, database: db.name });
+        await check.connect();
+        const users = await check.query('select email from core_user where type = $1', ['personal']);
+        await check.end();
+        assert.deepEqual(users.rows.map((r) => r.email), [ADMIN.email], 'the users are in that PostgreSQL database');
+      } finally {
+        await t.server.close();
+      }
+    } finally {
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  assert.throws(() => loadConfig({ MB_DB_CONNECTION_URI: 'oracle://db.example.com/x' }), /Unsupported MB_DB_CONNECTION_URI scheme/);
+  assert.throws(() => loadConfig({ MB_DB_TYPE: 'postgres', MB_DB_CONNECTION_URI: 'mysql://root@localhost/x' }), /MB_DB_TYPE is "postgres" but MB_DB_CONNECTION_URI is a mysql URI/);
+  assert.equal(loadConfig({ MB_DB_CONNECTION_URI: 'jdbc:mysql://root@localhost:3306/x' }).appDb.type, 'mysql');
 });

@@ -1,6 +1,6 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachAppDb, setupAdmin, createUserClient, startServer } from '../helpers/server.js';
+import { forEachAppDb, setupAdmin, createUserClient, startServer, appDbEnv } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 
 forEachAppDb('/api/setting', (server) => {
@@ -34,6 +34,28 @@ forEachAppDb('/api/setting', (server) => {
     assert.equal((await server().anon.get('/api/session/properties')).body['site-name'], 'Renamed');
     await admin.put('/api/setting/site-name', { value: null });
     assert.equal((await admin.get('/api/setting/site-name')).body, 'Metabase');
+  });
+
+  test('PUT one setting needs a {"value": …} map; PUT many needs a map: anything else is a 400 that changes nothing', async () => {
+    assert.equal((await admin.put('/api/setting/site-name', { value: 'Kept' })).status, 204);
+    for (const body of [{}, [1], 'x', 42]) {
+      const r = await admin.put('/api/setting/site-name', body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+    }
+    const empty = await admin.put('/api/setting/site-name', {});
+    assert.deepEqual(empty.body, { errors: { value: 'any' }, 'specific-errors': { value: ['missing required key, received: nil'] } });
+    const array = await admin.put('/api/setting/site-name', [1]);
+    assert.deepEqual(array.body['specific-errors'], { body: ['Value must be a map., received: [1]'] });
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Kept');
+    for (const body of [[1, 2], null, 'x']) {
+      const r = await admin.put('/api/setting', undefined, { raw: JSON.stringify(body) });
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.body.errors.body, 'Value must be a map.');
+    }
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Kept');
+    assert.equal((await admin.put('/api/setting/site-name', { value: null })).status, 204, 'an explicit null still resets');
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Metabase');
+    await admin.put('/api/setting/site-name', { value: 'Quarry Test' });
   });
 
   test('PUT many: all or nothing', async () => {
@@ -107,6 +129,32 @@ test('MB_<SETTING> environment variables win, are reported as env settings and c
     const put = await admin.put('/api/setting/site-name', { value: 'Other' });
     assert.equal(put.status, 400);
     assert.equal((await admin.get('/api/setting/enable-public-sharing')).body, false);
+  } finally {
+    await t.close();
+  }
+});
+
+test('MB_<SETTING> values are checked at start-up: a bad one stops the server with a message naming it', async () => {
+  for (const [name, value, message] of [
+    ['MB_EMBEDDING_SECRET_KEY', 'short', /MB_EMBEDDING_SECRET_KEY: Invalid embedding-secret-key! Secret key must be a hexadecimal-encoded 256-bit key/],
+    ['MB_ENABLE_PUBLIC_SHARING', 'maybe', /MB_ENABLE_PUBLIC_SHARING: Invalid value for enable-public-sharing: must be a boolean\./],
+    ['MB_SITE_LOCALE', 'xx_YY', /MB_SITE_LOCALE: Invalid locale/],
+  ] as const) {
+    const appDb = await appDbEnv('sqlite');
+    try {
+      await assert.rejects(startServer('sqlite', { [name]: value }, appDb.env), message);
+    } finally {
+      await appDb.cleanup();
+    }
+  }
+  const key = 'ab'.repeat(32);
+  const t = await startServer('sqlite', { MB_EMBEDDING_SECRET_KEY: key.toUpperCase(), MB_SITE_LOCALE: 'pt-br', MB_ENABLE_PUBLIC_SHARING: 'FALSE' });
+  try {
+    const admin = await setupAdmin(t);
+    assert.equal((await t.anon.get('/api/session/properties')).body['site-locale'], 'pt_BR', 'env values are normalized like API values');
+    assert.equal((await admin.get('/api/setting/enable-public-sharing')).body, false);
+    const listed = (await admin.get('/api/setting')).body.find((s: any) => s.key === 'embedding-secret-key');
+    assert.equal(listed.is_env_setting, true);
   } finally {
     await t.close();
   }
