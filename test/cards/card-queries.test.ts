@@ -224,8 +224,27 @@ forEachAppDb('card queries', (server) => {
     const revenue = await card({ name: `${tag} revenue`, display: 'bar', dataset_query: byMonth(['sum', ['field', sample.field('ORDERS', 'TOTAL'), null]]) });
     const byCategoryBar = await card({ name: `${tag} by category`, display: 'bar', dataset_query: byCategory() });
     const scalar = await card({ name: `${tag} scalar`, display: 'scalar', dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), aggregation: [['count']] } } });
+    // the same in MBQL 5, as the web app saves it
+    const u = (n: number) => ({ 'lib/uuid': `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
+    const quantity = await card({
+      name: `${tag} quantity`,
+      display: 'area',
+      dataset_query: {
+        'lib/type': 'mbql/query',
+        database: sample.id,
+        stages: [
+          {
+            'lib/type': 'mbql.stage/mbql',
+            'source-table': sample.table('ORDERS'),
+            aggregation: [['sum', u(1), ['field', u(2), sample.field('ORDERS', 'QUANTITY')]]],
+            breakout: [['field', { ...u(3), 'temporal-unit': 'month' }, sample.field('ORDERS', 'CREATED_AT')]],
+          },
+        ],
+      },
+    });
+    assert.equal(quantity.query_type, 'query');
     const found = (await admin.get(`/api/card/${base.id}/series`, { query: { query: tag } })).body.map((x: any) => x.id);
-    assert.deepEqual(found, [revenue.id], 'a temporal breakout and a numeric metric match; a text breakout and a scalar do not');
+    assert.deepEqual(found, [quantity.id, revenue.id], 'a temporal breakout and a numeric metric match; a text breakout and a scalar do not');
     assert.ok(!found.includes(byCategoryBar.id) && !found.includes(scalar.id), 'incompatible ones are left out');
   });
 
