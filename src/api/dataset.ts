@@ -112,6 +112,16 @@ export function datasetRoutes(r: Routes) {
     },
   );
 
+  // The same with the search text as `?query=` (the spec allows both forms).
+  r.post(
+    '/api/dataset/parameter/search',
+    { query: { query: s.nbstr() }, body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
+    async ({ ctx, caller, query, body }) => {
+      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
+      return parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], query.query);
+    },
+  );
+
   r.post('/api/dataset/:export-format', { params: { 'export-format': s.str() } }, ({ ctx, caller, params, body, reply }) => {
     const format = params['export-format'] as Format;
     if (!EXPORT_FORMATS.includes(format)) throw new ApiError(404, 'API endpoint does not exist.');

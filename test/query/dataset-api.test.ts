@@ -303,6 +303,13 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.deepEqual(search.body.values, [['Gizmo']]);
     const distinct = await admin.post('/api/dataset/parameter/search/ex', { parameter: { id: 'p', type: 'string/=' }, field_ids: [w.fid('PEOPLE', 'EMAIL')] });
     assert.ok(distinct.body.values.length > 0 && distinct.body.values.every((v: string[]) => v[0].includes('ex')));
+    // The search text as ?query= works the same way; without it the request is invalid.
+    const byQuery = await admin.post('/api/dataset/parameter/search', { parameter: { id: 'p', type: 'category' }, field_ids: [w.fid('PRODUCTS', 'CATEGORY')] }, { query: { query: 'giz' } });
+    assert.equal(byQuery.status, 200, byQuery.text);
+    assert.deepEqual(byQuery.body.values, [['Gizmo']]);
+    const byQueryList = await admin.post('/api/dataset/parameter/search', { parameter: { id: 'p', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['Apple', 'Banana'] } } }, { query: { query: 'an' } });
+    assert.deepEqual(byQueryList.body.values, [['Banana']]);
+    assert.equal((await admin.post('/api/dataset/parameter/search', { parameter: { id: 'p', type: 'category' } })).status, 400);
   });
 
   test('parameter values of a card column: a source-field column works, a failing query is an error, not []', async () => {

@@ -166,6 +166,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /api/dataset/duration': { body: productsCount, users: 200 }, // only the average running time of a query hash
   'POST /api/dataset/native': { body: productsCount, user: 200, nodata: 403, admin: 200 },
   'POST /api/dataset/parameter/search/:query': { body: valuesBody, ...dataRead },
+  'POST /api/dataset/parameter/search': { body: valuesBody, query: () => ({ query: 'a' }), ...dataRead },
   'POST /api/dataset/parameter/values': { body: valuesBody, ...dataRead },
   'POST /api/dataset/pivot': { body: byCategory, user: 202, nodata: 403, admin: 202 },
   'POST /api/dataset/query_metadata': { body: productsCount, users: 200 }, // what the caller may not see is left out
