@@ -106,7 +106,15 @@ function failure(error: unknown, prepared: PreparedQuery | null, request: QueryR
     context: request.context,
   };
   if (prepared) result.native = { query: prepared.sql, params: prepared.params.length ? prepared.params : null };
+  // The query as the engine prepared it (sources resolved, parameters applied, implicit joins added), as Metabase
+  // reports it; null when the failure came before that.
+  result.preprocessed = prepared ? preprocessedQuery(prepared) : null;
   return result;
+}
+
+function preprocessedQuery(prepared: PreparedQuery): Record<string, unknown> {
+  const { info: _info, ...rest } = prepared.query;
+  return rest;
 }
 
 // ----- executing ----------------------------------------------------------------------------------------------------

@@ -205,6 +205,16 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.equal(r.body.error, 'Invalid query type: nothing (expected "query" or "native").');
   });
 
+  test('a failed result carries the preprocessed query (null when it failed before that)', async () => {
+    const sqlError = await run(w.native('SELECT nope FROM nowhere'));
+    assert.equal(sqlError.body.preprocessed.type, 'native');
+    assert.equal(sqlError.body.preprocessed.database, w.id);
+    assert.equal(sqlError.body.preprocessed.info, undefined);
+    const invalid = await run(w.mbql({ 'source-table': w.t('ORDERS'), filter: ['frobnicate', 1] }));
+    assert.equal(invalid.body.status, 'failed');
+    assert.equal(invalid.body.preprocessed, null);
+  });
+
   test('an invalid MBQL clause is a failed result naming it', async () => {
     const r = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['frobnicate', w.f('ORDERS', 'TOTAL')]] }));
     assert.equal(r.status, 202);
