@@ -38,7 +38,7 @@ import type { SqlDialect } from './compile/dialect.js';
 import { makeClock } from './compile/temporal-values.js';
 import { compileNative, type NativeCompileContext } from './native/compile.js';
 import { dialectFor } from './dialects.js';
-import { querySettings, ABSOLUTE_MAX_RESULTS, type QuerySettings } from './settings.js';
+import { querySettings, downloadRowCap, ABSOLUTE_MAX_RESULTS, type QuerySettings } from './settings.js';
 import { invalidQuery, QueryError } from './errors.js';
 
 export type ExportFormat = 'api' | 'csv' | 'json' | 'xlsx';
@@ -168,8 +168,7 @@ function jsonQueryOf(query: DatasetQuery, request: QueryRequest): Record<string,
 function rowLimit(request: QueryRequest, query: DatasetQuery, hasAggregation: boolean, settings: QuerySettings): number | null {
   if (query.middleware?.['disable-max-results?'] === true) return null;
   const format = request.exportFormat;
-  if (format === 'csv' || format === 'json') return settings.downloadLimit;
-  if (format === 'xlsx' || format === 'api') return ABSOLUTE_MAX_RESULTS;
+  if (format) return downloadRowCap(format, settings.downloadLimit);
   if (request.constraints === null) return ABSOLUTE_MAX_RESULTS;
   const c = request.constraints ?? query.constraints ?? {};
   const max = c['max-results'] ?? settings.aggregatedLimit;

@@ -24,11 +24,21 @@ defineSetting({
   type: 'integer',
   visibility: 'authenticated',
   default: null,
-  description: 'Exports (CSV, JSON) stop after this many rows when set; XLSX never exceeds 1,048,575 rows.',
+  description: 'Exports (CSV, JSON, XLSX) stop after this many rows when set; XLSX never exceeds 1,048,575 rows.',
 });
 
 /** Excel's row limit minus the header row: the absolute cap of XLSX downloads and `api` downloads. */
 export const ABSOLUTE_MAX_RESULTS = 1_048_575;
+
+/**
+ * The most rows a download holds: `download-row-limit` when set (none for CSV and JSON otherwise); XLSX never more
+ * than Excel's sheet holds, `api` downloads never more than the absolute cap.
+ */
+export function downloadRowCap(format: 'csv' | 'json' | 'xlsx' | 'api', downloadLimit: number | null): number | null {
+  if (format === 'csv' || format === 'json') return downloadLimit;
+  if (format === 'xlsx') return Math.min(downloadLimit ?? ABSOLUTE_MAX_RESULTS, ABSOLUTE_MAX_RESULTS);
+  return ABSOLUTE_MAX_RESULTS;
+}
 
 export interface QuerySettings {
   reportTimezone: string | null;

@@ -8,6 +8,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { forEachAppDb, setupAdmin, type TestServer } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { registerWarehouses, type Warehouse } from './helpers/warehouses.js';
+import { downloadRowCap } from '../../src/query/settings.js';
 
 forEachAppDb('dataset exports', (server: () => TestServer) => {
   let admin: Client;
@@ -199,6 +200,26 @@ forEachAppDb('dataset exports', (server: () => TestServer) => {
     const subtotals = csv.filter((r) => r[0].startsWith('Totals for '));
     assert.equal(subtotals.reduce((a, r) => a + Number(r[r.length - 2]), 0), 18760);
     assert.equal(subtotals.reduce((a, r) => a + Number(r[r.length - 1]), 0), Number(grand[grand.length - 1]));
+  });
+
+  test('download-row-limit caps CSV, JSON and XLSX; XLSX never goes past Excel’s 1,048,575 rows', async () => {
+    assert.equal(downloadRowCap('xlsx', null), 1_048_575);
+    assert.equal(downloadRowCap('xlsx', 5_000_000), 1_048_575);
+    assert.equal(downloadRowCap('xlsx', 100), 100);
+    assert.equal(downloadRowCap('csv', null), null);
+    const query = w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID')], 'order-by': [['asc', w.f('ORDERS', 'ID')]] });
+    assert.equal((await admin.put('/api/setting/download-row-limit', { value: 100 })).status, 204);
+    try {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(await (await download('xlsx', query)).arrayBuffer()) as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('Query result')!;
+      assert.equal(sheet.rowCount, 101);
+      assert.equal(sheet.getRow(101).getCell(1).value, 100);
+      assert.equal((await (await download('csv', query)).text()).trimEnd().split('\n').length, 101);
+      assert.equal((await admin.post('/api/dataset/json', { query })).body.length, 100);
+    } finally {
+      await admin.put('/api/setting/download-row-limit', { value: null });
+    }
   });
 
   test('api format: the API result as an attachment with status 200, not capped at 2,000', async () => {
