@@ -15,6 +15,7 @@ import type { BookmarkTables } from '../bookmarks/tables.js';
 import type { QueryTables } from '../query/executions/tables.js';
 import type { DataPermissionTables } from '../permissions/data-tables.js';
 import type { ActionTables } from '../actions/tables.js';
+import type { AppLockTables } from './lock-tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -26,3 +27,5 @@ export interface DB extends QueryTables {}
 export interface DB extends DataPermissionTables {}
 // Actions on models.
 export interface DB extends ActionTables {}
+// Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
+export interface DB extends AppLockTables {}

@@ -5,6 +5,7 @@
 // "none" is never listed; personal collections (and their descendants), archived collections and the Trash are
 // never in the graph; the Administrators group always shows "write" everywhere and has no stored rows.
 
+import { lockForTransaction } from '../appdb/locks.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, badRequest, conflict } from '../http/errors.js';
@@ -117,6 +118,7 @@ export interface GraphUpdate {
 export async function updateCollectionGraph(ctx: AppContext, caller: Caller, update: GraphUpdate): Promise<void> {
   const requested = parseGroups(update.groups);
   await ctx.db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, ctx.dialect, 'collection-permission-graph');
     const current = await collectionGraph(ctx, update.namespace, trx);
     if (!update.force && (update.revision ?? null) !== current.revision) throw conflict(STALE_GRAPH_MESSAGE);
     const eligible = new Set(await eligibleCollectionIds(trx, update.namespace));

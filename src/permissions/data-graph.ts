@@ -10,11 +10,11 @@
 // kinds it names; inside a per-schema or per-table map, what is left out gets the least-permissive value (view-data:
 // unrestricted). A stale revision is a 409 and changes nothing, unless `force`.
 
-import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, badRequest, conflict, notFound, paymentRequired } from '../http/errors.js';
 import { insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
+import { lockForTransaction } from '../appdb/locks.js';
 import { ADMIN_GROUP_ID } from '../users/memberships.js';
 import { STALE_GRAPH_MESSAGE } from './collection-graph.js';
 import { invalidateCallerCache } from '../http/auth.js';
@@ -285,7 +285,7 @@ function parseRequest(groups: unknown): Map<number, Map<number, Obj>> {
 export async function updateDataGraph(ctx: AppContext, caller: Caller, update: DataGraphUpdate): Promise<number[]> {
   const requested = parseRequest(update.groups);
   await ctx.db.transaction().execute(async (trx) => {
-    if (ctx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(770050)`.execute(trx);
+    await lockForTransaction(trx, ctx.dialect, 'data-permission-graph');
     const current = await latestDataRevision(trx);
     if (!update.force && Number(update.revision) !== current) throw conflict(STALE_GRAPH_MESSAGE);
     const [groups, databases] = await Promise.all([

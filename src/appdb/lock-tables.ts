@@ -1,0 +1,3 @@
+export interface AppLockTables {
+  app_lock: { lock_name: string };
+}
