@@ -255,6 +255,59 @@ const CASES: SqlCase[] = [
     expect: { mysql: [/= 'it''s'/], postgres: [/= 'it''s'/], sqlite: [/= 'it''s'/], duckdb: [/= 'it''s'/] },
   },
   {
+    name: 'inside: two BETWEENs on latitude and longitude, bounds bound as floats',
+    query: (w) => w.mbql({ 'source-table': w.t('PEOPLE'), aggregation: [['count']], filter: ['inside', w.f('PEOPLE', 'LATITUDE'), w.f('PEOPLE', 'LONGITUDE'), 45, -110, 35, -90] }),
+    expect: {
+      postgres: [/"LATITUDE" BETWEEN CAST\(35 AS double precision\) AND CAST\(45 AS double precision\) AND .*"LONGITUDE" BETWEEN CAST\(-110 AS double precision\) AND CAST\(-90 AS double precision\)/],
+      mysql: [/`LATITUDE` BETWEEN CAST\(35 AS DOUBLE\) AND CAST\(45 AS DOUBLE\)/],
+      sqlite: [/"LATITUDE" BETWEEN 35 AND 45 AND "PEOPLE"\."LONGITUDE" BETWEEN -110 AND -90/],
+      duckdb: [/"LATITUDE" BETWEEN CAST\(35 AS DOUBLE\) AND CAST\(45 AS DOUBLE\)/],
+    },
+  },
+  {
+    name: 'share, count-where, sum-where and distinct-where are conditional aggregates',
+    query: (w) => o(w, { aggregation: [['share', ['>', w.f('ORDERS', 'QUANTITY'), 2]], ['count-where', ['>', w.f('ORDERS', 'QUANTITY'), 2]], ['sum-where', w.f('ORDERS', 'TOTAL'), ['>', w.f('ORDERS', 'QUANTITY'), 2]], ['distinct-where', w.f('ORDERS', 'USER_ID'), ['>', w.f('ORDERS', 'QUANTITY'), 2]]] }),
+    expect: {
+      all: [/SUM\(CASE WHEN .*QUANTITY.* > 2\) THEN 1 ELSE 0 END\).* \/ NULLIF\(.*COUNT\(\*\)/, /COUNT\(CASE WHEN .*QUANTITY.* > 2\) THEN 1 END\) AS .count-where./, /SUM\(CASE WHEN .* THEN .*TOTAL. ELSE 0 END\) AS .sum-where./, /COUNT\(DISTINCT CASE WHEN .* THEN .*USER_ID. END\) AS .distinct-where./],
+    },
+  },
+  {
+    name: 'URL functions: regular expressions per engine',
+    query: withExpression((w) => ['domain', ['text', w.f('ORDERS', 'ID')]]),
+    expect: { postgres: [/REGEXP_REPLACE\(SUBSTRING\(/, / ~ /], mysql: [/REGEXP_REPLACE\(REGEXP_SUBSTR\(/, / REGEXP /], sqlite: [/REGEXP_REPLACE\(REGEXP_SUBSTR\(/, /REGEXP_LIKE\(/], duckdb: [/REGEXP_MATCHES\(/, /REGEXP_EXTRACT\(/] },
+  },
+  {
+    name: 'split-part per engine',
+    query: withExpression((w) => ['split-part', ['text', w.f('ORDERS', 'ID')], '-', 2]),
+    expect: { postgres: [/SPLIT_PART\(CAST\("public"\."ORDERS"\."ID" AS TEXT\), '-', CAST\(2 AS INTEGER\)\)/], mysql: [/SUBSTRING_INDEX\(SUBSTRING_INDEX\(/], sqlite: [/SPLIT_PART\(CAST\("ORDERS"\."ID" AS TEXT\), '-', 2\)/], duckdb: [/SPLIT_PART\(/] },
+  },
+  {
+    name: 'case and coalesce: mixed text and numbers become text the same way everywhere',
+    query: withExpression((w) => ['coalesce', ['case', [[['>', w.f('ORDERS', 'QUANTITY'), 2], 'many']], { default: w.f('ORDERS', 'TOTAL') }], 'none']),
+    expect: {
+      all: [/COALESCE\(\(CASE WHEN .* THEN 'many' ELSE /],
+      postgres: [/ELSE CAST\(CAST\("public"\."ORDERS"\."TOTAL" AS DOUBLE PRECISION\) AS TEXT\) END\), 'none'\)/],
+      duckdb: [/CASE WHEN CAST\("main"\."ORDERS"\."TOTAL" AS DOUBLE\) = FLOOR\(/],
+      sqlite: [/ELSE FLOAT_TEXT\("ORDERS"\."TOTAL"\) END\)/],
+      mysql: [/ELSE CAST\(CAST\(`ORDERS`\.`TOTAL` AS DOUBLE\) AS CHAR\) END\)/],
+    },
+  },
+  {
+    name: 'text of a timestamp is written like PostgreSQL writes it',
+    query: withExpression((w) => ['text', w.f('ORDERS', 'CREATED_AT')]),
+    expect: { postgres: [/CAST\(CAST\("public"\."ORDERS"\."CREATED_AT" AS TIMESTAMP\) AS TEXT\)/], mysql: [/CASE WHEN MICROSECOND\(`ORDERS`\.`CREATED_AT`\) = 0 THEN DATE_FORMAT\(/], sqlite: [/RTRIM\(STRFTIME\('%Y-%m-%d %H:%M:%f', "ORDERS"\."CREATED_AT"\), '0'\)/] },
+  },
+  {
+    name: 'integer of text: a number pattern, then rounding',
+    query: withExpression((w) => ['integer', ['text', w.f('ORDERS', 'ID')]]),
+    expect: { postgres: [/CASE WHEN \(TRIM\(.*\) ~ '\^\[\+-\]\?/, /ROUND\(CAST\(/], mysql: [/REGEXP '\^\[\+-\]/], sqlite: [/REGEXP_LIKE\(TRIM\(/], duckdb: [/REGEXP_MATCHES\(TRIM\(/] },
+  },
+  ...(['left-join', 'right-join', 'inner-join'] as const).map((strategy) => ({
+    name: `join strategy ${strategy}`,
+    query: (w: Warehouse) => o(w, { joins: [{ 'source-table': w.t('PRODUCTS'), alias: 'P', strategy, fields: 'none', condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'P' })] }], aggregation: [['count']] }),
+    expect: { all: [new RegExp(`${({ 'left-join': 'LEFT JOIN', 'right-join': 'RIGHT JOIN', 'inner-join': 'INNER JOIN' } as const)[strategy]} .*PRODUCTS.* AS .P. ON \\(.*PRODUCT_ID. = .P.\\..ID.\\)`)] },
+  })),
+  {
     name: 'time-interval relative to now',
     query: filtered((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -1, 'year']),
     expect: { all: [/>= .*\d{4}-01-01.* AND .* < .*\d{4}-01-01/] },
