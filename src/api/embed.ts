@@ -3,6 +3,7 @@
 // failures stay 202 results with `status: "failed"`). The preview endpoints (src/api/preview-embed.ts) are the same
 // handlers for admins, with the token's `_embedding_params`.
 
+import { errorStyleFor } from '../http/error-handler.js';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Auth, Routes } from '../http/route.js';
@@ -35,12 +36,22 @@ interface Input {
 const EXPORT_FORMATS = ['csv', 'json', 'xlsx', 'api'];
 
 /** Any error of an embed endpoint: 400 with its message as plain text. */
+/**
+ * Every embed error is a plain-text 400 with the message (Metabase's rule for /api/embed) — except the preview's
+ * session checks, which stay 401/403 like any signed-in route's.
+ */
+function embedApiError(error: ApiError): ApiError {
+  if (error.status === 401 || error.status === 403) return error;
+  const body = error.body;
+  const message = typeof body === 'string' ? body : typeof body.message === 'string' ? body.message : 'Invalid Request.';
+  return new ApiError(400, error.status >= 500 ? 'An error occurred.' : message);
+}
+
+// Errors raised before a handler runs (validation, body parsing) read the same way.
+for (const prefix of ['/api/embed/', '/api/preview-embed/', '/api/preview_embed/']) errorStyleFor(prefix, embedApiError);
+
 function asEmbedError(ctx: AppContext, error: unknown): ApiError {
-  if (error instanceof ApiError) {
-    const body = error.body;
-    const message = typeof body === 'string' ? body : typeof body.message === 'string' ? body.message : 'Invalid Request.';
-    return new ApiError(400, message);
-  }
+  if (error instanceof ApiError) return embedApiError(error);
   ctx.log.error({ err: error }, 'embed endpoint failed');
   return new ApiError(400, 'An error occurred.');
 }

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
+import { errorStyleFor } from '../http/error-handler.js';
 import { parseJson } from '../appdb/portable.js';
 import type { ExportFormat } from '../query/index.js';
 import { pivotSplit } from '../dashboards/dashcard-query.js';
@@ -37,10 +38,17 @@ const cardLink = { 'card-id': s.posInt() };
 const dashboardLink = { 'dashboard-id': s.posInt() };
 const dashcardParams = { uuid: s.str(), 'dashcard-id': s.posInt(), 'card-id': s.posInt() };
 
-/** Any error of a public endpoint as the anonymous viewer sees it. */
+/** An error of a public endpoint as the anonymous viewer sees it: `Not found.`, else `An error occurred.` */
+function sanitizedApiError(error: ApiError): ApiError {
+  if (error.status === 429) return new ApiError(429, 'Too many attempts! Try again in a minute.');
+  return error.status === 404 ? notFound() : badRequest('An error occurred.');
+}
+
+// Errors raised before a handler runs (validation, body parsing) read the same way.
+errorStyleFor('/api/public/', sanitizedApiError);
+
 function sanitized(ctx: AppContext, error: unknown): ApiError {
-  if (error instanceof ApiError && error.status === 429) return new ApiError(429, 'Too many attempts! Try again in a minute.');
-  if (error instanceof ApiError) return error.status === 404 ? notFound() : badRequest('An error occurred.');
+  if (error instanceof ApiError) return sanitizedApiError(error);
   ctx.log.error({ err: error }, 'public endpoint failed');
   return badRequest('An error occurred.');
 }

@@ -44,13 +44,32 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendError(reply, new ApiError(status, status === 404 ? MESSAGES.noEndpoint : MESSAGES.invalidRequest));
 }
 
+/** How the errors of a family of routes read (public links and embeds answer every error their own way). */
+export type ErrorStyle = (error: ApiError) => ApiError;
+
+const styles = new Map<string, ErrorStyle>();
+
+/**
+ * Routes whose path starts with `prefix` answer every error — validation, body parsing and failures alike —
+ * through `style`, so nothing reaches their callers in another shape.
+ */
+export function errorStyleFor(prefix: string, style: ErrorStyle): void {
+  styles.set(prefix, style);
+}
+
+function styled(request: FastifyRequest, error: ApiError): ApiError {
+  const path = request.routeOptions?.url ?? request.url;
+  for (const [prefix, style] of styles) if (path.startsWith(prefix)) return style(error);
+  return error;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return sendError(reply, error);
+    if (error instanceof ApiError) return sendError(reply, styled(request, error));
     const mapped = fromFastifyError(error as FastifyError);
-    if (mapped) return sendError(reply, mapped);
+    if (mapped) return sendError(reply, styled(request, mapped));
     request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
-    return sendError(reply, new ApiError(500, { message: 'Internal server error.' }));
+    return sendError(reply, styled(request, new ApiError(500, { message: 'Internal server error.' })));
   });
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, new ApiError(404, MESSAGES.noEndpoint)));

@@ -381,6 +381,27 @@ forEachAppDb(
           );
         }
       }
+      // numeric ids that can't be (0) and bodies that aren't JSON: refused in the same plain words, never as a
+      // validation map or a parser's message
+      const numbered = (route: RegisteredRoute) => /:(dashcard-id|card-id|field-id|search-field-id|remapped-id)/.test(route.path);
+      for (const route of routes.filter((r) => (r.path.startsWith('/api/public/') || r.path.startsWith('/api/embed/')) && numbered(r))) {
+        const path = route.path
+          .replace(/:(dashcard-id|card-id|field-id|search-field-id|remapped-id)/, '0')
+          .replace(/:([a-z-]+)/g, (m) => concretePath(m, fx));
+        const wanted = route.path.startsWith('/api/public/') ? 'An error occurred.' : null;
+        checks.push(
+          anon.request(route.method, path, undefined, { query: OPEN[`${route.method} ${route.path}`]?.query?.(fx) }).then((r) =>
+            r.status === 400 && !r.headers.get('content-type')?.includes('json') && (wanted === null || r.text === wanted) ? null : `${route.method} ${path}: ${r.status} ${r.text.slice(0, 120)}`,
+          ),
+        );
+      }
+      for (const route of routes.filter((r) => r.path.startsWith('/api/public/') && r.method === 'POST')) {
+        checks.push(
+          anon.request('POST', concretePath(route.path, fx), undefined, { raw: '{"parameters": [', contentType: 'application/json' }).then((r) =>
+            r.status === 400 && r.text === 'An error occurred.' ? null : `${route.method} ${route.path} with a broken body: ${r.status} ${r.text.slice(0, 120)}`,
+          ),
+        );
+      }
       const [header, , sig] = fx.cardToken.split('.');
       const tampered = `${header}.${Buffer.from(JSON.stringify({ resource: { question: fx.cardId, dashboard: fx.dashboardId }, params: { cat: 'x' } })).toString('base64url')}.${sig}`;
       for (const route of routes.filter((r) => r.path.startsWith('/api/embed/'))) {
