@@ -266,7 +266,13 @@ describe('binning', () => {
 describe('pivot levels', () => {
   test('full breakdown, row subtotals, column totals, grand total', () => {
     assert.deepEqual(pivotLevels(2, [0], [1]), [[0, 1], [0], [1], []]);
-    assert.deepEqual(pivotLevels(3, [0, 1], [2]), [[0, 1, 2], [0, 1], [0, 2], [0], [2], []]);
+    // Metabase's order: everything, the row subtotals (first i rows with the columns), the row totals (the rows,
+    // then their first i), the column totals, the grand total.
+    assert.deepEqual(pivotLevels(3, [0, 1], [2]), [[0, 1, 2], [0, 2], [0, 1], [0], [2], []]);
+    // Without rows and columns: every combination, by bitmask.
+    assert.deepEqual(pivotLevels(3), [[0, 1, 2], [1, 2], [0, 2], [2], [0, 1], [1], [0], []]);
+    assert.throws(() => pivotLevels(2, [5], [1]), /Invalid pivot-rows: specified breakout at index 5, but we only have 2 breakouts/);
+    assert.throws(() => pivotLevels(2, [0], [-1]), (e: unknown) => e instanceof QueryError && e.type === 'invalid-query');
     assert.equal(groupingBitmask(3, [0, 2]), 2);
     assert.equal(groupingBitmask(2, []), 3);
   });
