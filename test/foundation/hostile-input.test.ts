@@ -206,6 +206,8 @@ forEachAppDb('hostile input', (server) => {
     const groups = await twice(() => admin.post('/api/permissions/group', { name: 'Same group' }));
     assert.deepEqual(groups.map((r) => r.status).sort(), [200, 400, 400]);
     for (const r of groups.filter((x) => x.status === 400)) assert.equal(r.text, 'A group with that name already exists.');
+    const cased = await Promise.all(['Cased group', 'CASED GROUP', 'cased group'].map((name) => admin.post('/api/permissions/group', { name })));
+    assert.deepEqual(cased.map((r) => r.status).sort(), [200, 400, 400], 'names differing only in case are the same name');
     const group = groups.find((r) => r.status === 200)!.body;
     const { user } = await createUserClient(t, admin);
     const members = await twice(() => admin.post('/api/permissions/membership', { group_id: group.id, user_id: user.id }));
