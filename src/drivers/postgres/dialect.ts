@@ -2,6 +2,7 @@
 
 import { SqlDialect, BASE_FEATURES, type BasicTruncUnit, type ExtractField } from '../../query/compile/dialect.js';
 import { sql, raw, param, type Sql, type ParamType } from '../../query/compile/sql.js';
+import { isBoolean, isDate, isDateTime, isInteger, isNumeric, isTime, isZoned } from '../../query/compile/types.js';
 
 const TYPES: Record<ParamType, string | null> = {
   text: 'text',
@@ -20,9 +21,13 @@ const TYPES: Record<ParamType, string | null> = {
 
 export class PostgresDialect extends SqlDialect {
   readonly engine = 'postgres';
-  readonly features: ReadonlySet<string> = new Set(BASE_FEATURES);
+  /** PostgreSQL also reads fields nested in json/jsonb columns (`nested-field-columns`, see `jsonPathValue`). */
+  readonly features: ReadonlySet<string> = new Set([...BASE_FEATURES, 'nested-field-columns']);
   /** Statements run with the report time zone as the session's TimeZone (native SQL sees it; MBQL is explicit). */
   override readonly sessionTimezone = 'all' as const;
+
+  /** NAMEDATALEN - 1: PostgreSQL cuts longer identifiers (nested JSON field names easily are). */
+  override readonly maxIdentifierBytes = 63;
 
   protected paramTypeName(type: ParamType): string | null {
     return TYPES[type];
@@ -46,6 +51,17 @@ export class PostgresDialect extends SqlDialect {
   override inlineLiteral(value: unknown, type: ParamType): string {
     if (Array.isArray(value)) return `ARRAY[${value.map((v) => super.inlineLiteral(v, type.replace('[]', '') as ParamType)).join(', ')}]::${TYPES[type]}`;
     return super.inlineLiteral(value, type);
+  }
+
+  /**
+   * `("column" #>> $n::text[])` — the text at the path, NULL when a key is missing or the value is JSON null — cast to
+   * the field's type. The path is bound as one text[] value (keys may hold any character); /api/dataset/native
+   * shows it as an escaped ARRAY[…] literal.
+   */
+  override jsonPathValue(column: Sql, path: readonly string[], baseType: string): Sql {
+    const text = sql`(${column} #>> ${param([...path], 'text[]')})`;
+    const type = jsonCastType(baseType);
+    return type ? sql`CAST(${text} AS ${raw(type)})` : text;
   }
 
   override regexMatchFirst(s: Sql, pattern: Sql): Sql {
@@ -72,6 +88,18 @@ export class PostgresDialect extends SqlDialect {
     // ROUND(double) breaks ties to even on most platforms; NUMERIC rounds half away from zero like the others.
     return sql`CAST(ROUND(CAST(${x} AS NUMERIC)) AS DOUBLE PRECISION)`;
   }
+}
+
+/** The PostgreSQL type a nested JSON value of a Metabase base type is cast to; null keeps the text. */
+function jsonCastType(baseType: string): string | null {
+  if (isBoolean(baseType)) return 'BOOLEAN';
+  if (isInteger(baseType)) return 'BIGINT';
+  if (isNumeric(baseType)) return 'NUMERIC';
+  if (isDate(baseType)) return 'DATE';
+  if (isTime(baseType)) return 'TIME';
+  if (isZoned(baseType)) return 'TIMESTAMPTZ';
+  if (isDateTime(baseType)) return 'TIMESTAMP';
+  return null;
 }
 
 export const postgresDialect = new PostgresDialect();

@@ -11,8 +11,10 @@
 //   - ascending order puts NULLs first, descending last (what MySQL and SQLite do without being asked);
 //   - division is floating-point and NULL when the divisor is 0.
 
+import { createHash } from 'node:crypto';
 import { sql, raw, join, number, ident, param, type Sql, type SqlRenderer, type ParamType } from './sql.js';
 import { zoneConversion, utcText } from './zones.js';
+import { unsupported } from '../errors.js';
 
 /** A decimal number written as text, in the regular-expression syntax every engine shares. */
 export const NUMBER_PATTERN = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$';
@@ -83,6 +85,25 @@ export abstract class SqlDialect implements SqlRenderer {
 
   quoteIdentifier(name: string): string {
     return '"' + name.replace(/"/g, '""') + '"';
+  }
+
+  /** The longest identifier the engine keeps, in UTF-8 bytes (it cuts longer ones), or null when it has no cap. */
+  readonly maxIdentifierBytes: number | null = null;
+
+  /**
+   * A column alias the compiler chose: past the engine's cap it becomes its longest prefix that leaves room for `_`
+   * and 8 hex digits of a hash of the whole name — the same text at the alias and at every reference, and names
+   * alike in their first bytes stay apart. Results keep the full name (columns are read by position).
+   */
+  quoteAlias(name: string): string {
+    const max = this.maxIdentifierBytes;
+    if (max === null || Buffer.byteLength(name, 'utf8') <= max) return this.quoteIdentifier(name);
+    let prefix = '';
+    for (const ch of name) {
+      if (Buffer.byteLength(prefix + ch, 'utf8') > max - 9) break;
+      prefix += ch;
+    }
+    return this.quoteIdentifier(`${prefix}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`);
   }
 
   placeholder(index: number): string {
@@ -432,6 +453,15 @@ export abstract class SqlDialect implements SqlRenderer {
    */
   longIn(_x: Sql, _values: unknown[], _type: 'text' | 'integer' | 'float', _negate: boolean): Sql | null {
     return null;
+  }
+
+  /**
+   * The value at `path` (the keys below the column) inside the JSON column `column`, as a value of `baseType`: how a
+   * field unfolded from a JSON column (`nfc_path`) is read. Only engines with `nested-field-columns` override it; the
+   * compiler checks the feature first, so this is a safety net.
+   */
+  jsonPathValue(_column: Sql, _path: readonly string[], _baseType: string): Sql {
+    throw unsupported(`Fields nested inside JSON columns are not supported by ${this.engine} databases.`);
   }
 
   /** The most bound parameters one statement may have (a clear error beyond it rather than the driver's), or null. */

@@ -1,7 +1,7 @@
 // A SELECT statement as data, and its printing: on one line, or laid out clause by clause (`pretty`) the way
 // `/api/dataset/native` shows it. Expressions inside are fragments (./sql.ts); only the layout is decided here.
 
-import { sql, ident, raw, join, EMPTY, type Sql } from './sql.js';
+import { sql, ident, columnAlias, raw, join, EMPTY, type Sql } from './sql.js';
 import type { SqlDialect } from './dialect.js';
 
 export type FromSource =
@@ -75,7 +75,7 @@ export function renderSelect(select: Select, dialect: SqlDialect, layout: Layout
   const clause = (keyword: string, body: Sql) => {
     parts.push(layout.pretty ? sql`${raw(keyword)}${nl(layout, '  ')}${body}` : sql`${raw(keyword)} ${body}`);
   };
-  const items = select.items.map((i) => (i.alias === null ? i.expr : sql`${i.expr} AS ${ident(i.alias)}`));
+  const items = select.items.map((i) => (i.alias === null ? i.expr : sql`${i.expr} AS ${columnAlias(i.alias)}`));
   if (select.star) items.push(select.star);
   clause(select.distinct ? 'SELECT DISTINCT' : 'SELECT', items.length ? list(items, layout) : raw('*'));
   const from: Sql[] = [renderSource(select.from, dialect, layout)];

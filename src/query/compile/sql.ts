@@ -27,8 +27,14 @@ export class Param {
 }
 
 export class Ident {
-  /** A possibly qualified identifier: `["PUBLIC", "ORDERS", "ID"]` renders as `"PUBLIC"."ORDERS"."ID"`. */
-  constructor(readonly parts: readonly string[]) {}
+  /**
+   * A possibly qualified identifier: `["PUBLIC", "ORDERS", "ID"]` renders as `"PUBLIC"."ORDERS"."ID"`. With
+   * `alias`, the last part is a column alias the compiler chose (see `columnAlias`).
+   */
+  constructor(
+    readonly parts: readonly string[],
+    readonly alias = false,
+  ) {}
 }
 
 export type SqlPart = string | Param | Ident | Sql;
@@ -62,6 +68,13 @@ export function sql(strings: TemplateStringsArray, ...values: Interpolation[]): 
 
 export const param = (value: unknown, type: ParamType): Param => new Param(value, type);
 export const ident = (...parts: string[]): Ident => new Ident(parts);
+/**
+ * A column alias the compiler chose (a result column's name), optionally qualified by its subquery's alias — where
+ * it is defined (`AS …`) and wherever an outer query reads it. Engines that cap identifier length write a long one
+ * shortened, the same way everywhere (`SqlRenderer.quoteAlias`), where the engine would cut it and make names that
+ * differ only past the cap collide.
+ */
+export const columnAlias = (...parts: string[]): Ident => new Ident(parts, true);
 
 /**
  * Compiler-owned text: keywords, function names, operators. Never call it with anything derived from a request;
@@ -92,6 +105,8 @@ export const EMPTY = new Sql([]);
 /** What a dialect has to say for a fragment to become text. */
 export interface SqlRenderer {
   quoteIdentifier(name: string): string;
+  /** A column alias of the compiler's (see `columnAlias`), quoted. */
+  quoteAlias(name: string): string;
   /** The placeholder for the `index`th (1-based) bound value. */
   placeholder(index: number): string;
   /** Whether placeholders are numbered, so that one bound value can be referred to from several places. */
@@ -120,7 +135,7 @@ export function render(fragment: Sql, dialect: SqlRenderer, options: { inline?: 
   const visit = (part: SqlPart) => {
     if (typeof part === 'string') out.push(part);
     else if (part instanceof Sql) for (const p of part.parts) visit(p);
-    else if (part instanceof Ident) out.push(part.parts.map((p) => dialect.quoteIdentifier(p)).join('.'));
+    else if (part instanceof Ident) out.push(part.parts.map((p, i) => (part.alias && i === part.parts.length - 1 ? dialect.quoteAlias(p) : dialect.quoteIdentifier(p))).join('.'));
     else if (options.inline) out.push(dialect.inlineLiteral(part.value, part.type));
     else {
       // Engines with numbered placeholders get one placeholder per distinct value, so that an expression that
@@ -145,6 +160,10 @@ function paramKey(p: Param): string | null {
   const v = p.value;
   if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
     return `${p.type}:${typeof v}:${String(v)}`;
+  }
+  // An array bound as one value (a JSON path, a long IN list) is shared the same way.
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)))) {
+    return `${p.type}:array:${JSON.stringify(v)}`;
   }
   return null;
 }

@@ -5,7 +5,7 @@
 // Expressions, filters and aggregations are compiled by ./expressions.ts; this file owns sources, joins, field
 // resolution, the select list, grouping, ordering, limits and cumulative aggregations.
 
-import { sql, raw, ident, param, number, join, Sql as SqlClass, Param, type Sql } from './sql.js';
+import { sql, raw, ident, columnAlias, param, number, join, Sql as SqlClass, Param, type Sql } from './sql.js';
 import { emptySelect, type FromSource, type Select, type SelectItem } from './select.js';
 import type { SqlDialect, StartOfWeek, TruncUnit } from './dialect.js';
 import type { Metadata, FieldMeta, TableMeta } from '../metadata.js';
@@ -237,14 +237,14 @@ export class StageCompiler {
       else field = [...this.options.metadata.fields.values()].find((f) => f.table_id === source.table.id && f.name === id) ?? null;
       const name = field?.name ?? String(id);
       const baseType = field ? field.effective_type ?? field.base_type : opts['base-type'] ?? 'type/*';
-      let expr = sql`${ident(...source.qualifier, name)}`;
+      let expr = field?.nfc_path ? this.nestedColumn(source.qualifier, field) : sql`${ident(...source.qualifier, name)}`;
       if (field?.coercion_strategy) expr = this.exprs.coerce(expr, field.coercion_strategy);
       return { sql: expr, baseType, field, column: null, displayName: field?.display_name ?? name, name };
     }
     const column = this.findColumn(source.columns, id, opts);
     if (column) {
       return {
-        sql: sql`${ident(source.alias, column.name)}`,
+        sql: sql`${columnAlias(source.alias, column.name)}`,
         baseType: column.base_type,
         field: column.field,
         column,
@@ -263,6 +263,20 @@ export class StageCompiler {
     return { sql: sql`${ident(source.alias, id)}`, baseType: opts['base-type'] ?? 'type/*', field: null, column: null, displayName: id, name: id };
   }
 
+  /**
+   * A field unfolded from a JSON column (`nfc_path` [column, key, …]): the value at its path inside the column of
+   * `qualifier`'s table, as the field's base type — what every clause reads for it. The dialect writes the
+   * extraction; engines without `nested-field-columns` can't.
+   */
+  private nestedColumn(qualifier: string[], field: FieldMeta): Sql {
+    const path = field.nfc_path ?? [];
+    if (!this.dialect.supports('nested-field-columns')) {
+      throw unsupported(`Field ${field.display_name} is nested inside a JSON column, which ${this.dialect.engine} databases can't read (nested-field-columns).`);
+    }
+    if (path.length < 2 || !path.every((p) => typeof p === 'string')) throw invalidQuery(`Field ${field.id} (${field.name}) has an invalid nfc_path.`);
+    return this.dialect.jsonPathValue(sql`${ident(...qualifier, path[0])}`, path.slice(1), field.base_type);
+  }
+
   /** The column of a query source that is field `id` reached through FK `sourceField`, if it has one. */
   private sourceColumnViaFk(source: Extract<SourceInfo, { kind: 'query' }>, id: number | string, sourceField: number | string): ResolvedField | null {
     const column = source.columns.find((c) => {
@@ -271,7 +285,7 @@ export class StageCompiler {
       return (c.field?.id ?? c.overrides?.id) === id && (c.source_field ?? viaMetadata) === sourceField;
     });
     if (!column) return null;
-    return { sql: sql`${ident(source.alias, column.name)}`, baseType: column.base_type, field: column.field, column, displayName: column.display_name, name: column.name, sourceField };
+    return { sql: sql`${columnAlias(source.alias, column.name)}`, baseType: column.base_type, field: column.field, column, displayName: column.display_name, name: column.name, sourceField };
   }
 
   /** The source column a ref means: by name, or by field id preferring the same bucketing. */
@@ -634,7 +648,7 @@ export class StageCompiler {
   ): Select {
     const alias = 'source';
     const outer = emptySelect({ kind: 'query', select: inner, alias });
-    const ref = (i: number) => sql`${ident(alias, columns[i].name)}`;
+    const ref = (i: number) => sql`${columnAlias(alias, columns[i].name)}`;
     const cumIndexes = new Set(cumulative.map((c) => c.index));
     columns.forEach((col, i) => {
       if (!cumIndexes.has(i) || breakoutCount === 0) {
