@@ -3,49 +3,102 @@
 // second, different DNS answer can't slip a private address in). Redirects are not followed.
 //
 // Policies (Metabase's `http-channel-host-strategy` values):
-//   external-only  public addresses only (the default)
+//   external-only  globally routable addresses only, and none of this machine's own (the default)
 //   allow-private  also private networks (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10), never loopback,
-//                  link-local (cloud metadata at 169.254.169.254) or unspecified addresses
+//                  link-local (cloud metadata at 169.254.169.254), reserved or unspecified addresses
 //   allow-all      anything
+// IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged as the IPv4 address.
 
 import { lookup as dnsLookup } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import http from 'node:http';
 import https from 'node:https';
 
 export type HostPolicy = 'external-only' | 'allow-private' | 'allow-all';
 export const HOST_POLICIES: readonly HostPolicy[] = ['external-only', 'allow-private', 'allow-all'];
 
-const PRIVATE = new BlockList();
-PRIVATE.addSubnet('10.0.0.0', 8);
-PRIVATE.addSubnet('172.16.0.0', 12);
-PRIVATE.addSubnet('192.168.0.0', 16);
-PRIVATE.addSubnet('100.64.0.0', 10);
-PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+/** An address as 16 bytes (IPv4 as ::ffff:a.b.c.d), or null when it isn't one. */
+function bytesOf(address: string): number[] | null {
+  const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (isIP(text) === 4) return [...Array(10).fill(0), 0xff, 0xff, ...text.split('.').map(Number)];
+  if (isIP(text) !== 6) return null;
+  // 16-bit words, a trailing dotted quad counting as two
+  const words = (part: string) =>
+    (part ? part.split(':') : []).flatMap((w) => {
+      if (!w.includes('.')) return [parseInt(w, 16)];
+      const b = w.split('.').map(Number);
+      return [(b[0] << 8) | b[1], (b[2] << 8) | b[3]];
+    });
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const front = words(head);
+  const back = tail === null ? [] : words(tail);
+  const all = [...front, ...(tail === null ? [] : Array(8 - front.length - back.length).fill(0)), ...back];
+  if (all.length !== 8 || all.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffff)) return null;
+  return all.flatMap((w) => [w >> 8, w & 0xff]);
+}
 
-const LOCAL = new BlockList();
-LOCAL.addSubnet('127.0.0.0', 8);
-LOCAL.addSubnet('0.0.0.0', 8);
-LOCAL.addSubnet('169.254.0.0', 16);
-LOCAL.addSubnet('224.0.0.0', 3); // multicast and reserved
-LOCAL.addAddress('::1', 'ipv6');
-LOCAL.addAddress('::', 'ipv6');
-LOCAL.addSubnet('fe80::', 10, 'ipv6');
-LOCAL.addSubnet('ff00::', 8, 'ipv6');
+interface Range {
+  prefix: number[];
+  bits: number;
+}
 
-/** IPv4 addresses written as IPv6 (::ffff:a.b.c.d) are judged as the IPv4 address they carry. */
-function normalize(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+function range(cidr: string): Range {
+  const [address, bits] = cidr.split('/');
+  const bytes = bytesOf(address)!;
+  // IPv4 ranges sit in the IPv4-mapped block
+  return { prefix: bytes, bits: isIP(address) === 4 ? 96 + Number(bits) : Number(bits) };
+}
+
+function inRange(bytes: number[], r: Range): boolean {
+  for (let bit = 0; bit < r.bits; bit++) {
+    const mask = 0x80 >> bit % 8;
+    if ((bytes[bit >> 3] & mask) !== (r.prefix[bit >> 3] & mask)) return false;
+  }
+  return true;
+}
+
+/** Private networks: reachable under allow-private. */
+const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'].map(range);
+
+/**
+ * Never globally routable, and never allowed but under allow-all: this host, loopback, link-local (cloud metadata at
+ * 169.254.169.254), documentation, benchmarking and reserved blocks, multicast, and the IPv6 blocks that only
+ * carry other addresses or are deprecated.
+ */
+const SPECIAL = [
+  '0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15',
+  '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+  '::/128', '::1/128', '100::/64', '2001::/23', '2001:db8::/32', 'fe80::/10', 'fec0::/10', 'ff00::/8',
+].map(range);
+
+/** IPv6 blocks that embed an IPv4 address (NAT64, 6to4, IPv4-compatible): judged as the address they carry. */
+function embeddedIpv4(bytes: number[]): number[] | null {
+  const v4 = (b: number[]) => [...Array(10).fill(0), 0xff, 0xff, ...b];
+  if (inRange(bytes, range('64:ff9b::/96')) || inRange(bytes, range('64:ff9b:1::/48'))) return v4(bytes.slice(12));
+  if (inRange(bytes, range('2002::/16'))) return v4(bytes.slice(2, 6));
+  if (bytes.slice(0, 12).every((b) => b === 0) && bytes.slice(12).some((b) => b !== 0)) return v4(bytes.slice(12));
+  return null;
+}
+
+/** The addresses of this machine's own interfaces (Quarry itself, and whatever else listens here). */
+function ownAddresses(): Set<string> {
+  const out = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) out.add(JSON.stringify(bytesOf(i.address)));
+  return out;
 }
 
 /** Why `address` may not be reached under `policy`, or null when it may. */
 export function refusal(address: string, policy: HostPolicy): string | null {
   if (policy === 'allow-all') return null;
-  const { address: a, family } = normalize(address);
-  if (LOCAL.check(a, family)) return `${address} is a loopback, link-local or reserved address`;
-  if (policy === 'external-only' && PRIVATE.check(a, family)) return `${address} is a private network address`;
+  let bytes = bytesOf(address);
+  if (!bytes) return `${address} is not an IP address`;
+  bytes = embeddedIpv4(bytes) ?? bytes;
+  if (SPECIAL.some((r) => inRange(bytes!, r))) return `${address} is a loopback, link-local or reserved address`;
+  if (policy === 'external-only') {
+    if (PRIVATE.some((r) => inRange(bytes!, r))) return `${address} is a private network address`;
+    if (ownAddresses().has(JSON.stringify(bytes))) return `${address} is an address of this server`;
+  }
   return null;
 }
 

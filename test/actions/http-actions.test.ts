@@ -5,6 +5,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { forEachAppDb, setupAdmin } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { addWarehouse, tableModel, type Warehouse } from './fixtures.js';
@@ -18,12 +19,22 @@ interface Received {
 }
 
 describe('the outbound address policy', () => {
-  test('external-only refuses loopback, link-local (cloud metadata) and private networks', () => {
-    for (const address of ['127.0.0.1', '::1', '169.254.169.254', '10.1.2.3', '172.16.0.1', '192.168.1.1', '0.0.0.0', '::ffff:127.0.0.1', 'fd00::1', 'fe80::1']) {
+  test('external-only refuses loopback, link-local (cloud metadata), private, reserved and this machine\'s own addresses', () => {
+    const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+    for (const address of [
+      '127.0.0.1', '::1', '169.254.169.254', '10.1.2.3', '172.16.0.1', '192.168.1.1', '0.0.0.0', '::', '::ffff:127.0.0.1', 'fd00::1', 'fe80::1',
+      // reserved blocks: documentation, benchmarking, protocol assignments, 6to4 relay, multicast, deprecated site-local
+      '192.0.2.2', '198.18.0.1', '198.51.100.7', '203.0.113.9', '192.0.0.8', '192.88.99.1', '224.0.0.1', '240.0.0.1', '2001:db8::1', 'fec0::1', 'ff02::1',
+      // IPv4 hidden in IPv6: mapped (hex form), NAT64, 6to4, IPv4-compatible
+      '::ffff:c000:202', '::ffff:7f00:1', '64:ff9b::7f00:1', '64:ff9b::a01:203', '2002:7f00:1::', '::7f00:1',
+      ...own,
+    ]) {
       assert.notEqual(refusal(address, 'external-only'), null, address);
     }
+    assert.notEqual(refusal('not an address', 'external-only'), null);
     assert.equal(refusal('93.184.216.34', 'external-only'), null);
     assert.equal(refusal('2606:2800:220:1::1', 'external-only'), null);
+    assert.equal(refusal('64:ff9b::5db8:d822', 'external-only'), null, 'NAT64 of a public address');
   });
   test('allow-private opens private networks only; allow-all opens everything', () => {
     assert.equal(refusal('10.1.2.3', 'allow-private'), null);
