@@ -3,7 +3,7 @@
 // Answer: `{"rows-affected": N}`.
 
 import type { AppContext } from '../context.js';
-import { ApiError, messageError } from '../http/errors.js';
+import { ApiError, forbidden, messageError } from '../http/errors.js';
 import { connectionForRow } from '../databases/connections.js';
 import { acquireDatabaseSlot, prepareQuery, recordQueryExecution, QueryError, type PreparedQuery, type QueryRequest } from '../query/index.js';
 import { datasetQueryOf, parametersOf } from './store.js';
@@ -65,7 +65,12 @@ export async function executeQueryAction(ctx: AppContext, run: ActionRun): Promi
       release();
     }
   } catch (error) {
-    const failure = error instanceof QueryError ? messageError(400, error.message, { errors: {} }) : error;
+    const failure =
+      error instanceof QueryError
+        ? error.type === 'missing-required-permissions'
+          ? forbidden()
+          : messageError(400, error.message, { errors: {} })
+        : error;
     recordQueryExecution(ctx, request, prepared, started, t0, { status: 'failed', rowCount: 0, error: failure instanceof Error ? failure.message : String(failure) });
     if (failure instanceof ApiError) throw failure;
     throw messageError(400, failure instanceof Error ? failure.message : String(failure), { errors: {} });

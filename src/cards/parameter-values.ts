@@ -6,7 +6,6 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest } from '../http/errors.js';
 import { collectionAccess } from '../permissions/collections.js';
-import { parameterValuesCaller } from '../permissions/sharing.js';
 import { parameterValues } from '../query/parameter-values.js';
 import { readableCard } from './cards.js';
 import { templateTags } from './query-info.js';
@@ -52,14 +51,15 @@ export function fieldIdOf(card: CardRow, parameter: Obj): number | null {
 }
 
 /**
- * The values of one of a card's parameters. Whoever may read the card may see them: they come from the card's own
- * parameter field or value source without asking data permissions (as Metabase's parameter-values queries).
+ * The values of one of a card's parameters. Whoever may read the card may see those of its own parameter field
+ * (unless that data is blocked for them), as Metabase's parameter-values queries; a saved question used as the value
+ * source is read with the caller's own permissions.
  */
 export async function parameterValuesOfCard(ctx: AppContext, caller: Caller, card: CardRow, key: string, search: string | null) {
   const parameter = cardParameters(card).find((p) => String(p.id) === key);
   if (!parameter) throw badRequest(`Card does not have a parameter with the ID ${JSON.stringify(key)}`);
   const fieldId = fieldIdOf(card, parameter);
-  return parameterValues(ctx, parameterValuesCaller(caller), parameter, fieldId === null ? [] : [fieldId], search);
+  return parameterValues(ctx, caller, parameter, fieldId === null ? [] : [fieldId], search);
 }
 
 export async function cardParameterValues(ctx: AppContext, caller: Caller, id: number, key: string, search: string | null) {

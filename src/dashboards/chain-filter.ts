@@ -16,6 +16,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { bool } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { parameterValuesCaller } from '../permissions/sharing.js';
+import { viewableFieldIds } from '../permissions/data-access.js';
 import type { MetabaseFieldTable } from '../databases/tables.js';
 import { loadFieldValues, valuePairs } from '../databases/field-values.js';
 import { cardsByIds } from '../cards/store.js';
@@ -277,7 +278,7 @@ export async function dashboardParameterValues(
 ): Promise<ValuesResult> {
   const access = await collectionAccess(ctx, caller);
   const dashboard = await readableDashboard(ctx, access, dashboardId);
-  return parameterValuesOfDashboard(ctx, parameterValuesCaller(caller), dashboard, key, query, search);
+  return parameterValuesOfDashboard(ctx, caller, dashboard, key, query, search);
 }
 
 /**
@@ -302,16 +303,21 @@ export async function parameterValuesOfDashboard(
   const dashcards = await dashcardsOf(ctx.db, [dashboardId]);
   const cards = await cardsByIds(ctx.db, dashcards.map((d) => d.card_id).filter((id): id is number => id !== null));
   const wiring = parameterFieldIds(dashcards, cards);
-  const fieldIds = [...(wiring.get(key) ?? [])];
-  if (fieldIds.length === 0) throw badRequest(`Parameter ${JSON.stringify(key)} does not have any Fields associated with it`);
+  const wired = [...(wiring.get(key) ?? [])];
+  if (wired.length === 0) throw badRequest(`Parameter ${JSON.stringify(key)} does not have any Fields associated with it`);
+  // Fields whose data is blocked for the caller neither offer values nor narrow others (a narrowing answers
+  // questions about the blocked rows too).
+  const viewable = await viewableFieldIds(ctx, caller, [...wiring.values()].flatMap((ids) => [...ids]));
+  const fieldIds = wired.filter((id) => viewable.has(id));
+  if (fieldIds.length === 0) return { values: [], has_more_values: false };
   const constraints: Constraint[] = [];
   for (const other of parameters) {
     const id = other.id;
     if (typeof id !== 'string' || id === key || !hasValue(query[id])) continue;
-    const ids = [...(wiring.get(id) ?? [])];
+    const ids = [...(wiring.get(id) ?? [])].filter((f) => viewable.has(f));
     if (ids.length) constraints.push({ type: String(other.type ?? 'category'), value: query[id], fieldIds: ids });
   }
-  return chainFilterValues(ctx, caller, fieldIds, constraints, search);
+  return chainFilterValues(ctx, parameterValuesCaller(caller), fieldIds, constraints, search);
 }
 
 /** For each filtered field, the filtering fields that could narrow it (same table, or joined by foreign keys). */

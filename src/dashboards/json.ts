@@ -16,6 +16,8 @@ import { dashcardsOf, mappingsOf, parametersOf, seriesOf, tabsOf, vizSettingsOf,
 import { lastUsedParameterValues, parameterFieldIds } from './parameters.js';
 import { linkEntities, withLinkEntity } from './link-cards.js';
 import { actionsJson } from '../actions/json.js';
+import { viewableFieldIds } from '../permissions/data-access.js';
+import type { Caller } from '../http/caller.js';
 
 type Obj = Record<string, unknown>;
 
@@ -129,10 +131,16 @@ export function sortDashcards(dashcards: DashcardRow[]): DashcardRow[] {
   return [...dashcards].sort((a, b) => a.row - b.row || a.col - b.col || a.id - b.id);
 }
 
-/** `param_fields` and `param_values` of a dashboard: the fields its filters are wired to, and their list values. */
-export async function paramFieldsAndValues(ctx: AppContext, dashcards: DashcardRow[], cards: Map<number, CardRow>) {
+/**
+ * `param_fields` and `param_values` of a dashboard: the fields its filters are wired to, and their list values —
+ * for a viewer (`caller`), only those whose data isn't blocked for them (null: a public link or embed, all of them).
+ */
+export async function paramFieldsAndValues(ctx: AppContext, dashcards: DashcardRow[], cards: Map<number, CardRow>, caller: Caller | null = null) {
   const byParameter = parameterFieldIds(dashcards, cards);
-  const allIds = [...new Set([...byParameter.values()].flatMap((s) => [...s]))];
+  const wired = [...new Set([...byParameter.values()].flatMap((s) => [...s]))];
+  const viewable = caller ? await viewableFieldIds(ctx, caller, wired) : new Set(wired);
+  for (const [parameterId, ids] of byParameter) byParameter.set(parameterId, new Set([...ids].filter((id) => viewable.has(id))));
+  const allIds = wired.filter((id) => viewable.has(id));
   if (allIds.length === 0) return { paramFields: {}, paramValues: null };
   const rows = await ctx.db.selectFrom('metabase_field').selectAll().where('id', 'in', allIds).execute();
   const [hydrated, values] = await Promise.all([
@@ -166,7 +174,7 @@ export async function dashboardJson(ctx: AppContext, access: CollectionAccess, r
   ]);
   const dashcards = sortDashcards(dashcardRows);
   const context = await dashcardContext(ctx, access, dashcards);
-  const { paramFields, paramValues } = await paramFieldsAndValues(ctx, dashcards, context.cards);
+  const { paramFields, paramValues } = await paramFieldsAndValues(ctx, dashcards, context.cards, access.caller);
   const canWrite = access.canWrite(row.collection_id);
   const archived = bool(row.archived);
   const collection = collections.get(row.collection_id) ?? null;

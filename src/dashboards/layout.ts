@@ -14,7 +14,7 @@ import { bool, insertReturningId, nowIso, parseJson, toJson, type Db } from '../
 import { newEntityId } from '../util/entity-id.js';
 import type { CollectionAccess } from '../permissions/collections.js';
 import { cardsByIds, type CardRow } from '../cards/store.js';
-import { canQuery } from '../cards/data-access.js';
+import { checkMappingAccess } from './mapping-access.js';
 import { dashcardsOf, seriesOf, tabsOf, type DashcardRow } from './store.js';
 import { checkNewMappingTargets } from './mapping-targets.js';
 
@@ -76,9 +76,6 @@ function mappingCardId(mapping: Obj, dashcardCardId: number | null | undefined):
   return typeof mapping.card_id === 'number' ? mapping.card_id : dashcardCardId ?? null;
 }
 
-function tableNameOf(card: CardRow, tables: Map<number, string>): string {
-  return card.table_id !== null ? tables.get(card.table_id) ?? String(card.table_id) : card.name;
-}
 
 /**
  * The checks of an edit, against the current layout: cards added to the dashboard (or swapped in) must exist, be
@@ -95,7 +92,7 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
   const addedCards = new Set<number>();
   const addedSeries = new Set<number>();
   const addedActions = new Set<number>();
-  const mappingChecks: Array<{ cardId: number }> = [];
+  const mappingChecks: Array<{ cardId: number; target: unknown }> = [];
   for (const dc of input.dashcards) {
     const existing = currentById.get(dc.id);
     const cardId = dc.card_id === undefined ? existing?.card_id ?? null : dc.card_id;
@@ -111,7 +108,7 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
     if (mappingsChanged) {
       for (const mapping of mappings) {
         const id = mappingCardId(mapping, cardId);
-        if (id !== null) mappingChecks.push({ cardId: id });
+        if (id !== null) mappingChecks.push({ cardId: id, target: mapping.target });
       }
     }
   }
@@ -142,20 +139,15 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
       throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
     }
   }
-  const tableIds = [...new Set(mappingChecks.map((m) => cards.get(m.cardId)?.table_id).filter((id): id is number => typeof id === 'number'))];
-  const tables = new Map(
-    tableIds.length ? (await ctx.db.selectFrom('metabase_table').select(['id', 'name']).where('id', 'in', tableIds).execute()).map((t) => [t.id, t.name]) : [],
+  await checkMappingAccess(
+    ctx,
+    caller,
+    mappingChecks.map(({ cardId, target }) => {
+      const card = cards.get(cardId);
+      if (!card) throw notFound(`Card ${cardId} does not exist or does not have a valid query.`);
+      return { card, target };
+    }),
   );
-  const checked = new Set<number>();
-  for (const { cardId } of mappingChecks) {
-    if (checked.has(cardId)) continue;
-    checked.add(cardId);
-    const card = cards.get(cardId);
-    if (!card) throw notFound(`Card ${cardId} does not exist or does not have a valid query.`);
-    if (!(await canQuery(ctx, caller, parseJson<Obj>(card.dataset_query, {})))) {
-      throw forbidden(`You must have data permissions to add a parameter referencing the Table "${tableNameOf(card, tables)}".`);
-    }
-  }
 }
 
 /** An id given back to a re-created row when no row holds it (revisions and copies keep their ids stable). */

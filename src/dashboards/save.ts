@@ -21,6 +21,7 @@ import { childrenLocation } from '../collections/locations.js';
 import { createCard, deleteCard } from '../cards/cards.js';
 import { cardsByIds, type CardRow } from '../cards/store.js';
 import { canQuery } from '../cards/data-access.js';
+import { checkMappingAccess, type MappingCheck } from './mapping-access.js';
 import { checkedLegacyQuery, checkTypeRules } from '../cards/query-info.js';
 import { personalCollectionIds } from '../collections/personal.js';
 import { dashboardJson } from './json.js';
@@ -83,6 +84,11 @@ interface DashcardPlan {
   mappings: Obj[];
 }
 
+/** A card about to be made, as far as the mapping checks read one (its query, for template-tag targets). */
+function unsavedRow(card: Obj): CardRow {
+  return { id: 0, name: String(card.name ?? ''), table_id: null, dataset_query: JSON.stringify(card.dataset_query ?? {}) } as CardRow;
+}
+
 /** Every check of a save, before anything is written. */
 async function checkSave(ctx: AppContext, caller: Caller, access: CollectionAccess, plans: DashcardPlan[]): Promise<void> {
   const all = plans.flatMap((p) => [p.card, ...p.series]);
@@ -109,18 +115,15 @@ async function checkSave(ctx: AppContext, caller: Caller, access: CollectionAcce
     const found = await ctx.db.selectFrom('metabase_database').select('id').where('id', 'in', [...databases]).execute();
     if (found.length !== databases.size) throw notFound();
   }
-  // Filter mappings: usable targets; on an existing card, the caller must be able to query it (as PUT asks).
+  // Filter mappings: usable targets; on an existing card, the caller must be able to query it and what the targets
+  // read (as PUT asks).
+  const checks: MappingCheck[] = [];
   for (const plan of plans) {
     checkNewMappingTargets(plan.mappings, []);
-    const onExisting = plan.mappings.length > 0 && plan.card && 'existing' in plan.card ? existing.get(plan.card.existing) : undefined;
-    if (onExisting) await checkMappingAccess(ctx, caller, onExisting);
+    const card = !plan.card ? undefined : 'existing' in plan.card ? existing.get(plan.card.existing) : unsavedRow(plan.card.unsaved);
+    if (card) for (const mapping of plan.mappings) checks.push({ card, target: mapping.target });
   }
-}
-
-async function checkMappingAccess(ctx: AppContext, caller: Caller, card: CardRow): Promise<void> {
-  if (await canQuery(ctx, caller, parseJson<Obj>(card.dataset_query, {}))) return;
-  const table = card.table_id === null ? undefined : await ctx.db.selectFrom('metabase_table').select('name').where('id', '=', card.table_id).executeTakeFirst();
-  throw forbidden(`You must have data permissions to add a parameter referencing the Table "${table?.name ?? card.name}".`);
+  await checkMappingAccess(ctx, caller, checks);
 }
 
 export async function saveTransientDashboard(ctx: AppContext, caller: Caller, body: Obj, parentCollectionId: number | null) {

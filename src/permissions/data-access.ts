@@ -169,3 +169,22 @@ export async function dataAccess(ctx: AppContext, caller: Caller): Promise<DataA
   access.catch(() => cache.delete(caller));
   return access;
 }
+
+/**
+ * The fields, of those given, whose tables' data the caller may view (not blocked) — what a filter on content they
+ * may read can offer them as values. Admins: all of them.
+ */
+export async function viewableFieldIds(ctx: AppContext, caller: Caller, fieldIds: Iterable<number>): Promise<Set<number>> {
+  const ids = [...new Set(fieldIds)];
+  if (caller.isSuperuser || ids.length === 0) return new Set(ids);
+  const [access, rows] = await Promise.all([
+    dataAccess(ctx, caller),
+    ctx.db
+      .selectFrom('metabase_field')
+      .innerJoin('metabase_table', 'metabase_table.id', 'metabase_field.table_id')
+      .select(['metabase_field.id as id', 'metabase_table.id as table_id', 'metabase_table.db_id as db_id', 'metabase_table.schema as schema'])
+      .where('metabase_field.id', 'in', ids)
+      .execute(),
+  ]);
+  return new Set(rows.filter((r) => access.canViewDatabase(r.db_id) && !access.isBlocked({ id: r.table_id, db_id: r.db_id, schema: r.schema })).map((r) => r.id));
+}

@@ -10,6 +10,8 @@ import { runQueryToMemory } from './run.js';
 import type { Clause } from './mbql/types.js';
 import { normalizeFieldish } from './mbql/normalize.js';
 import { messageError } from '../http/errors.js';
+import { viewableFieldIds } from '../permissions/data-access.js';
+import { parameterValuesCaller } from '../permissions/sharing.js';
 
 const LIMIT = 1000;
 
@@ -63,10 +65,14 @@ async function fromCard(ctx: AppContext, caller: Caller, config: Record<string, 
 }
 
 async function fromFields(ctx: AppContext, caller: Caller, fieldIds: number[], search: string | null): Promise<ValuesResult> {
-  if (!fieldIds.length) return { values: [], has_more_values: false };
+  // The fields a filter is wired to offer their values without asking data permissions (Metabase's parameter-values
+  // queries) — except where the caller's view of the data is blocked.
+  const viewable = [...(await viewableFieldIds(ctx, caller, fieldIds))];
+  if (!viewable.length) return { values: [], has_more_values: false };
+  const runAs = parameterValuesCaller(caller);
   const fields = await ctx.db.selectFrom('metabase_field').innerJoin('metabase_table', 'metabase_table.id', 'metabase_field.table_id')
     .select(['metabase_field.id as id', 'metabase_field.table_id as table_id', 'metabase_field.has_field_values as has_field_values', 'metabase_table.db_id as db_id'])
-    .where('metabase_field.id', 'in', fieldIds)
+    .where('metabase_field.id', 'in', viewable)
     .execute();
   const cached = await loadFieldValues(ctx, fields.filter((f) => f.has_field_values === 'list' || f.has_field_values === 'auto-list').map((f) => f.id));
   const seen = new Set<string>();
@@ -76,7 +82,7 @@ async function fromFields(ctx: AppContext, caller: Caller, fieldIds: number[], s
     let result: ValuesResult;
     const stored = cached.get(f.id);
     if (stored) result = { values: valuePairs(stored).filter((p) => matches(p[0], search) || (p.length > 1 && matches(p[1], search))), has_more_values: stored.hasMoreValues };
-    else result = await distinctColumn(ctx, caller, f.db_id, f.table_id, ['field', f.id, null], null, search);
+    else result = await distinctColumn(ctx, runAs, f.db_id, f.table_id, ['field', f.id, null], null, search);
     more ||= result.has_more_values;
     for (const pair of result.values) {
       const key = JSON.stringify(pair[0]);
@@ -88,6 +94,11 @@ async function fromFields(ctx: AppContext, caller: Caller, fieldIds: number[], s
   return { values, has_more_values: more };
 }
 
+/**
+ * A parameter's values, for `caller` (the real one — or the sharing identity of a public link or embed): a card
+ * source is read with the caller's own permissions (its collection must be readable, its data not blocked), wired
+ * fields with the values-query elevation above.
+ */
 export async function parameterValues(ctx: AppContext, caller: Caller, parameter: Record<string, unknown>, fieldIds: number[], search: string | null = null): Promise<ValuesResult> {
   const type = parameter.values_source_type;
   const config = (parameter.values_source_config ?? {}) as Record<string, unknown>;

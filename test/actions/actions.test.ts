@@ -264,6 +264,16 @@ forEachAppDb('actions', (server) => {
       assert.ok((await reader.get('/api/action')).body.some((a: any) => a.id === action.id));
       const run = await reader.post(`/api/action/${action.id}/execute`, { parameters: { id: 2, name: 'Read-only Grace' } });
       assert.equal(run.status, 200, run.text);
+      // data blocked for them: the model doesn't run for them, and neither do its actions
+      const update = await createAction({ name: 'Update', type: 'implicit', kind: 'row/update', model_id: opsModel.id });
+      const before = (await admin.get('/api/permissions/graph')).body;
+      const blocked = await admin.put('/api/permissions/graph', { revision: before.revision, groups: { 1: { [w.id]: { 'view-data': 'blocked' } }, [readers.id]: { [w.id]: { 'view-data': 'blocked' } } } });
+      assert.equal(blocked.status, 200, blocked.text);
+      assert.equal((await reader.post(`/api/action/${update.id}/execute`, { parameters: { id: 2, score: 1 } })).status, 403);
+      assert.equal((await reader.get(`/api/action/${update.id}/execute`, { query: { parameters: JSON.stringify({ id: 2 }) } })).status, 403, 'nor can they read a row through its form');
+      assert.equal((await reader.post(`/api/action/${action.id}/execute`, { parameters: { id: 2, name: 'x' } })).status, 403);
+      const after = (await admin.get('/api/permissions/graph')).body;
+      await admin.put('/api/permissions/graph', { revision: after.revision, groups: { 1: { [w.id]: { 'view-data': 'unrestricted' } }, [readers.id]: { [w.id]: { 'view-data': 'unrestricted' } } } });
       assert.equal((await reader.put(`/api/action/${action.id}`, { name: 'mine now' })).status, 403);
       assert.equal((await reader.delete(`/api/action/${action.id}`)).status, 403);
       assert.equal((await reader.post('/api/action', renameAction(w, opsModel.id))).status, 403);
@@ -348,7 +358,27 @@ forEachAppDb('actions', (server) => {
       assert.equal((await anon.post(`/api/public/action/${link.body.uuid}/execute`, { parameters: {} })).status, 404);
     });
 
-    test('buttons of a public dashboard run their actions', async () => {
+    test('hidden form fields: not shown in a prefill, not settable from a public form, filled with their defaults', async () => {
+    await admin.put('/api/setting/enable-public-sharing', { value: true });
+    const hidden = { fields: { score: { id: 'score', hidden: true, defaultValue: 7 }, email: { id: 'email', hidden: true } } };
+    const update = await createAction({ name: 'Rename only', type: 'implicit', kind: 'row/update', model_id: model.id, visualization_settings: hidden });
+    const uuid = (await admin.post(`/api/action/${update.id}/public_link`)).body.uuid;
+    const anon = server().anon;
+    const prefill = await admin.get(`/api/action/${update.id}/execute`, { query: { parameters: JSON.stringify({ id: 2 }) } });
+    assert.deepEqual(Object.keys(prefill.body).sort(), ['id', 'joined', 'name']);
+    const sneaky = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace', score: 1000 } });
+    assert.equal(sneaky.status, 400);
+    assert.notEqual((await w.query('SELECT score FROM customers WHERE id = 2'))[0].score, 1000);
+    const fair = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace H.' } });
+    assert.equal(fair.status, 200, fair.text);
+    assert.deepEqual(await w.query('SELECT name, score FROM customers WHERE id = 2'), [{ name: 'Grace H.', score: 7 }], "the hidden field's default");
+    const create = await createAction({ name: 'Create', type: 'implicit', kind: 'row/create', model_id: model.id });
+    const noKey = await admin.get(`/api/action/${create.id}/execute`, { query: { parameters: '{}' } });
+    assert.equal(noKey.status, 400);
+    assert.equal(noKey.text, 'Values can only be fetched for actions that require a Primary Key.');
+  });
+
+  test('buttons of a public dashboard run their actions', async () => {
       await admin.put('/api/setting/enable-public-sharing', { value: true });
       const update = await createAction({ name: 'Update customer', type: 'implicit', kind: 'row/update', model_id: model.id });
       const dashboard = (await admin.post('/api/dashboard', { name: `Public buttons ${Date.now()}` })).body;

@@ -286,6 +286,50 @@ forEachAppDb('data permissions enforcement', (server) => {
     assert.equal(viewed.body.data.download_perms, 'none');
   });
 
+  test('filter values are no way around permissions: sources, wiring and blocked data', async () => {
+    // a filter whose values come from a saved question the caller can't read
+    const own = (await analyst.get('/api/user/current')).body.personal_collection_id;
+    const viaCard = (await analyst.post('/api/dashboard', {
+      name: uniqueName('Sourced'), collection_id: own,
+      parameters: [{ id: 's', name: 'S', slug: 's', type: 'category', values_source_type: 'card', values_source_config: { card_id: secretCard.id, value_field: ['field', f['orders.amount'], null] } }],
+    })).body;
+    assert.equal((await analyst.get(`/api/dashboard/${viaCard.id}/params/s/values`)).status, 403);
+    const cardFilter = await analyst.post('/api/card', {
+      name: uniqueName('Sourced card'), display: 'table', visualization_settings: {}, collection_id: own, dataset_query: mbql(t.orders),
+      parameters: [{ id: 'x', name: 'X', slug: 'x', type: 'category', values_source_type: 'card', values_source_config: { card_id: secretCard.id, value_field: ['field', f['orders.amount'], null] } }],
+    });
+    assert.equal(cardFilter.status, 200, cardFilter.text);
+    assert.equal((await analyst.get(`/api/card/${cardFilter.body.id}/params/x/values`)).status, 403);
+    assert.equal((await admin.get(`/api/card/${cardFilter.body.id}/params/x/values`)).status, 200);
+
+    // wiring a filter to a field of a table the caller can't query is refused, even on a card they may query
+    const mine = (await analyst.post('/api/dashboard', { name: uniqueName('Wired'), collection_id: own, parameters: [{ id: 'p', name: 'P', slug: 'p', type: 'category' }] })).body;
+    const wire = (target: unknown) => analyst.put(`/api/dashboard/${mine.id}`, {
+      dashcards: [{ id: -1, card_id: salesCard.id, row: 0, col: 0, size_x: 4, size_y: 4, parameter_mappings: [{ parameter_id: 'p', card_id: salesCard.id, target }] }],
+    });
+    const secret = await wire(['dimension', ['field', f['salaries.secret'], null]]);
+    assert.equal(secret.status, 403, secret.text);
+    assert.equal(secret.text, 'You must have data permissions to add a parameter referencing the Table "salaries".');
+    assert.equal((await wire(['dimension', ['field', f['salaries.secret'], { 'source-field': f['orders.customer_id'] }]])).status, 403);
+    assert.equal((await wire(['dimension', ['field', f['orders.amount'], null]])).status, 200, 'a field they may query');
+
+    // an admin's dashboard wired into hr: once hr is blocked for them, its values are not offered
+    const adminDash = (await admin.post('/api/dashboard', { name: uniqueName('HR filter'), parameters: [{ id: 'h', name: 'H', slug: 'h', type: 'category' }] })).body;
+    const put = await admin.put(`/api/dashboard/${adminDash.id}`, {
+      dashcards: [{ id: -1, card_id: hrCard.id, row: 0, col: 0, size_x: 4, size_y: 4, parameter_mappings: [{ parameter_id: 'h', card_id: hrCard.id, target: ['dimension', ['field', f['salaries.secret'], null]] }] }],
+    });
+    assert.equal(put.status, 200, put.text);
+    const offered = async () => (await analyst.get(`/api/dashboard/${adminDash.id}/params/h/values`)).body.values.map((v: unknown[]) => v[0]).sort();
+    assert.deepEqual(await offered(), ['classified', 'top secret'], 'viewable: the dashboard offers them');
+    const blocked = { 'view-data': { sales: 'unrestricted', hr: 'blocked' } };
+    await putGraph({ 1: { [wh]: blocked }, [groups.Analysts]: { [wh]: blocked } });
+    assert.deepEqual(await offered(), []);
+    const shown = (await analyst.get(`/api/dashboard/${adminDash.id}`)).body;
+    assert.ok(!JSON.stringify(shown.param_values ?? {}).includes('secret'), JSON.stringify(shown.param_values));
+    assert.deepEqual(shown.param_fields ?? {}, {});
+    await putGraph({ 1: { [wh]: { 'view-data': 'unrestricted' } }, [groups.Analysts]: { [wh]: { 'view-data': 'unrestricted' } } });
+  });
+
   test('blocked data stops even saved questions; details permission shows connection details', async () => {
     const blocked = { 'view-data': { sales: 'unrestricted', hr: 'blocked' } };
     await putGraph({ 1: { [wh]: blocked }, [groups.Analysts]: { [wh]: { ...blocked, details: 'yes' } } });
