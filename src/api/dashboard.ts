@@ -28,6 +28,16 @@ import type { DashcardInput, TabInput } from '../dashboards/layout.js';
 import '../dashboards/collection-items.js';
 import '../dashboards/dashboard-revisions.js';
 import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
+import { NAME_MAX } from '../util/fit.js';
+import { MAX_COLLECTION_POSITION } from '../cards/cards.js';
+
+/** Dashboard and tab names are varchar(254) columns. */
+const name = () => s.nbstr(undefined, { max: NAME_MAX });
+/** `collection_position` is a smallint column, as the cards' one. */
+const collectionPosition = s.check<number>(
+  `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
+  (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_COLLECTION_POSITION,
+);
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const parameter = s.check<Record<string, unknown>>('parameter must be a map with :id and :type keys', (v) => isMap(v) && 'id' in v && 'type' in v);
@@ -76,7 +86,7 @@ const dashcard = s.object({
   series: maybeKey(s.array(s.check<{ id: number }>('series must be a map with an :id greater than zero', (v) => isMap(v) && Number.isInteger(v.id) && (v.id as number) > 0))),
   inline_parameters: maybeKey(s.array(s.any())),
 });
-const tab = s.object({ id: s.int(), name: s.nbstr() });
+const tab = s.object({ id: s.int(), name: name() });
 const dashcards = uniqueIds(s.array(dashcard) as unknown as Schema<Array<DashcardInput>>);
 const tabs = uniqueIds(s.array(tab) as unknown as Schema<Array<TabInput>>);
 
@@ -100,12 +110,12 @@ export function dashboardRoutes(r: Routes) {
     '/api/dashboard',
     {
       body: {
-        name: s.nbstr(),
+        name: name(),
         description: s.maybe(s.str()),
         parameters: s.maybe(s.array(parameter)),
         cache_ttl: s.maybe(s.posInt()),
         collection_id: s.maybe(s.posInt()),
-        collection_position: s.maybe(s.posInt()),
+        collection_position: s.maybe(collectionPosition),
       },
     },
     ({ ctx, caller, body }) => createDashboard(ctx, caller, body),
@@ -123,11 +133,11 @@ export function dashboardRoutes(r: Routes) {
     },
   );
 
-  r.post('/api/dashboard/save', { body: { name: s.nbstr() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
+  r.post('/api/dashboard/save', { body: { name: name() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
 
   r.post(
     '/api/dashboard/save/collection/:parent-collection-id',
-    { params: { 'parent-collection-id': s.posInt() }, body: { name: s.nbstr() } },
+    { params: { 'parent-collection-id': s.posInt() }, body: { name: name() } },
     ({ ctx, caller, params, body }) => saveTransientDashboard(ctx, caller, body, params['parent-collection-id']),
   );
 
@@ -140,7 +150,7 @@ export function dashboardRoutes(r: Routes) {
     {
       params: idParam,
       body: {
-        name: s.maybe(s.nbstr()),
+        name: s.maybe(name()),
         description: s.maybe(s.str()),
         caveats: s.maybe(s.any()),
         points_of_interest: s.maybe(s.any()),
@@ -152,7 +162,7 @@ export function dashboardRoutes(r: Routes) {
         width: s.optional(s.enum(['fixed', 'full'] as const)),
         archived: s.maybe(s.bool()),
         collection_id: s.maybe(s.posInt()),
-        collection_position: s.maybe(s.posInt()),
+        collection_position: s.maybe(collectionPosition),
         cache_ttl: s.maybe(s.posInt()),
         auto_apply_filters: s.maybe(s.bool()),
         dashcards: s.maybe(dashcards),
@@ -181,10 +191,10 @@ export function dashboardRoutes(r: Routes) {
     {
       params: { 'from-dashboard-id': s.posInt() },
       body: {
-        name: s.maybe(s.nbstr()),
+        name: s.maybe(name()),
         description: s.maybe(s.str()),
         collection_id: s.maybe(s.posInt()),
-        collection_position: s.maybe(s.posInt()),
+        collection_position: s.maybe(collectionPosition),
         is_deep_copy: s.maybe(s.bool()),
       },
     },

@@ -1,10 +1,22 @@
 // /api/native-query-snippet (spec §4.19).
 
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { s, type Schema } from '../http/schema.js';
 import { createSnippet, getSnippet, isValidSnippetName, listSnippets, NAME_MESSAGE, updateSnippet } from '../snippets/snippets.js';
+import { NAME_MAX } from '../util/fit.js';
 
-const snippetName = () => s.check<string>(NAME_MESSAGE, isValidSnippetName);
+/** A valid snippet name that fits its varchar(254) column (a longer one says so rather than the name rule). */
+function snippetName(): Schema<string> {
+  const valid = s.check<string>(NAME_MESSAGE, isValidSnippetName);
+  const sized = s.str(NAME_MESSAGE, { max: NAME_MAX });
+  return {
+    ...valid,
+    parse(value, coerce) {
+      const r = valid.parse(value, coerce);
+      return r.ok ? sized.parse(r.value, coerce) : r;
+    },
+  };
+}
 
 export function nativeQuerySnippetRoutes(r: Routes) {
   r.get('/api/native-query-snippet', { query: { archived: s.maybe(s.boolstr()) } }, ({ ctx, caller, query }) =>

@@ -17,6 +17,11 @@ export function datestr(): Schema<string> {
   };
 }
 
+/** Timeline and event names and event time zones are varchar(255) columns. */
+export const TIMELINE_TEXT_MAX = 255;
+const name = () => s.nbstr(undefined, { max: TIMELINE_TEXT_MAX });
+const timezone = () => s.str(undefined, { max: TIMELINE_TEXT_MAX });
+
 const eventFields = {
   description: s.maybe(s.str()),
   time_matters: s.maybe(s.bool()),
@@ -31,9 +36,9 @@ export function timelineEventRoutes(r: Routes) {
     '/api/timeline-event',
     {
       body: {
-        name: s.nbstr(),
+        name: name(),
         timestamp: datestr(),
-        timezone: s.str(),
+        timezone: timezone(),
         timeline_id: s.posInt(),
         source: s.maybe(s.enum(['collections', 'question'] as const)),
         question_id: s.maybe(s.posInt()),
@@ -48,9 +53,9 @@ export function timelineEventRoutes(r: Routes) {
     {
       params: { id: s.posInt() },
       body: {
-        name: s.maybe(s.nbstr()),
+        name: s.maybe(name()),
         timestamp: s.maybe(datestr()),
-        timezone: s.maybe(s.str()),
+        timezone: s.maybe(timezone()),
         timeline_id: s.maybe(s.posInt()),
         ...eventFields,
       },

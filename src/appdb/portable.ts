@@ -97,6 +97,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505' || code === 'ER_DUP_ENTRY' || errno === 1062;
 }
 
+/** How a value didn't fit its column: a string longer than its varchar, a number beyond its column's range. */
+export type MisfitValue = 'too-long' | 'out-of-range';
+
+/**
+ * Recognizes the app DB refusing a value that doesn't fit its column — PostgreSQL SQLSTATE 22001
+ * (string_data_right_truncation) and 22003 (numeric_value_out_of_range), MySQL/MariaDB errno 1406 (Data too long)
+ * and 1264 (Out of range value); SQLite stores either as given. Null for any other error.
+ */
+export function misfitValue(error: unknown): MisfitValue | null {
+  if (!error || typeof error !== 'object') return null;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  if (code === '22001' || code === 'ER_DATA_TOO_LONG' || errno === 1406) return 'too-long';
+  if (code === '22003' || code === 'ER_WARN_DATA_OUT_OF_RANGE' || errno === 1264) return 'out-of-range';
+  return null;
+}
+
 /**
  * Runs `work` (usually a whole transaction); a unique-key violation it raises becomes the domain's own error. The
  * "is this name free?" check a module makes first answers the ordinary case; this answers two requests racing past

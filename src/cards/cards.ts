@@ -19,6 +19,7 @@ import { computeResultMetadata, mergeModelMetadata } from './result-metadata.js'
 import { serializeCard } from './card-revisions.js';
 import { cardsByIds, findCard, requireCard, resultMetadataOf, type CardRow } from './store.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
+import { fitName, NAME_MAX } from '../util/fit.js';
 
 type Obj = Record<string, unknown>;
 
@@ -434,7 +435,7 @@ export async function copyCard(ctx: AppContext, caller: Caller, id: number) {
   const access = await collectionAccess(ctx, caller);
   const original = await readableCard(ctx, access, id);
   return createCard(ctx, caller, {
-    name: `Copy of ${original.name}`,
+    name: fitName(original.name, NAME_MAX, { prefix: 'Copy of ' }), // the name column holds 254 characters
     type: original.type,
     display: original.display,
     description: original.description,

@@ -10,7 +10,7 @@ import { slugify } from '../util/slug.js';
 import { collectionAccess, trashCollectionId, type CollectionAccess } from '../permissions/collections.js';
 import { copyCollectionPermissions, revokeCollectionPermissions } from '../permissions/collection-graph.js';
 import { archiveContents } from './collectables.js';
-import { childrenLocation, locationIds, parentIdOf } from './locations.js';
+import { childrenLocation, locationFits, locationIds, parentIdOf } from './locations.js';
 import { descendantsOf, findCollection, isPersonalLocation, requireCollection, type CollectionRow } from './store.js';
 import { collectionDetail, collectionRowJson, rootCollectionJson, rootListEntry, canWriteCollection } from './json.js';
 
@@ -112,6 +112,9 @@ export async function listCollections(ctx: AppContext, caller: Caller, options: 
 
 // ----- create ---------------------------------------------------------------------------------------------------
 
+/** A collection's path of ancestors is a varchar(600) column: about 150 levels, far beyond any real tree. */
+const tooDeep = () => fieldError('location', 'Collections cannot be nested this deeply.');
+
 export interface NewCollection {
   name: string;
   description: string | null;
@@ -141,6 +144,7 @@ export async function createCollection(ctx: AppContext, caller: Caller, input: N
     throw fieldError('namespace', 'Collection must be in the same namespace as its parent');
   }
   const location = childrenLocation(parent ?? null);
+  if (!locationFits(location)) throw tooDeep();
   const personal = await isPersonalLocation(ctx.db, location);
   if (input.authority_level !== null) {
     if (!caller.isSuperuser) throw forbidden();
@@ -256,17 +260,19 @@ async function moveCollection(ctx: AppContext, db: Db, access: CollectionAccess,
     throw badRequest('You cannot move a Collection into itself or into one of its descendants.');
   }
   const descendants = await descendantsOf(db, collection);
+  const oldChildren = childrenLocation(collection);
+  const newChildren = `${newLocation}${collection.id}/`;
+  const relocated = (d: CollectionRow) => newChildren + d.location.slice(oldChildren.length);
   // write on the collection, everything below it and the new parent; none needed on the old parent
   access.checkWrite(newParent?.id ?? null, collection.namespace);
   for (const d of descendants) access.checkWrite(d.id, d.namespace);
+  if (!locationFits(newLocation) || descendants.some((d) => !locationFits(relocated(d)))) throw tooDeep();
 
   const wasPersonal = await isPersonalLocation(db, collection.location);
   const willBePersonal = await isPersonalLocation(db, newLocation);
-  const oldChildren = childrenLocation(collection);
-  const newChildren = `${newLocation}${collection.id}/`;
   await db.updateTable('collection').set({ location: newLocation }).where('id', '=', collection.id).execute();
   for (const d of descendants) {
-    await db.updateTable('collection').set({ location: newChildren + d.location.slice(oldChildren.length) }).where('id', '=', d.id).execute();
+    await db.updateTable('collection').set({ location: relocated(d) }).where('id', '=', d.id).execute();
   }
   const moved = [collection.id, ...descendants.map((d) => d.id)];
   if (!wasPersonal && willBePersonal) await revokeCollectionPermissions(db, moved);

@@ -19,6 +19,7 @@ import { dashboardJson } from './json.js';
 import { dashcardsOf, mappingsOf, parametersOf, requireDashboard, seriesOf, tabsOf, vizSettingsOf } from './store.js';
 import { applyLayout, type DashcardInput } from './layout.js';
 import { checkCollectionTarget, insertDashboard, readableDashboard, recordDashboardRevision } from './dashboards.js';
+import { fitName, NAME_MAX } from '../util/fit.js';
 
 type Obj = Record<string, unknown>;
 
@@ -101,7 +102,8 @@ export async function copyDashboard(ctx: AppContext, caller: Caller, fromId: num
     const sameCollection = targetCollection === source.collection_id;
     for (const card of toDuplicate) {
       const ownQuestion = card.dashboard_id === fromId;
-      const name = !ownQuestion && sameCollection ? `${card.name} - Duplicate` : card.name;
+      // (cut so the suffix fits a name that already fills its 254-character column)
+      const name = !ownQuestion && sameCollection ? fitName(card.name, NAME_MAX, { suffix: ' - Duplicate' }) : card.name;
       const where = { collectionId: targetCollection, dashboardId: ownQuestion ? newId : null };
       duplicates.set(card.id, await duplicateCard(ctx, caller, card, where, name));
     }

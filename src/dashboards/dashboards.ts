@@ -17,6 +17,7 @@ import { applyLayout, checkLayoutEdits, type DashcardInput, type LayoutInput, ty
 import { serializeDashboard } from './dashboard-revisions.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
 import { dashboardQuestionIds, followDashboard } from './dashboard-questions.js';
+import { MAX_COLLECTION_POSITION } from '../cards/cards.js';
 
 type Obj = Record<string, unknown>;
 
@@ -48,12 +49,16 @@ export async function checkCollectionTarget(ctx: AppContext, access: CollectionA
 
 export { checkEmbeddingEnabled };
 
-/** Pinning at a position moves the collection's other pinned dashboards down one place. */
+/**
+ * Pinning at a position moves the collection's other pinned dashboards down one place (those at the last position a
+ * smallint holds stay there).
+ */
 export async function shiftPositions(db: Db, collectionId: number | null, position: number, exceptId: number): Promise<void> {
   let query = db
     .updateTable('report_dashboard')
     .set((eb) => ({ collection_position: eb(eb.ref('collection_position'), '+', 1) }))
     .where('collection_position', '>=', position)
+    .where('collection_position', '<', MAX_COLLECTION_POSITION)
     .where('id', '!=', exceptId);
   query = collectionId === null ? query.where('collection_id', 'is', null) : query.where('collection_id', '=', collectionId);
   await query.execute();

@@ -126,10 +126,13 @@ export async function lastUsedParameterValues(db: Db, userId: number, dashboardI
   return out;
 }
 
+const PARAMETER_ID_MAX = 64;
+
 /** Remembers the values the caller ran a dashboard's cards with (null is remembered as null). */
 export async function rememberParameterValues(ctx: AppContext, userId: number, dashboardId: number, parameters: Obj[]): Promise<void> {
   const values = new Map<string, unknown>();
-  for (const p of parameters) if (typeof p.id === 'string') values.set(p.id, p.value ?? null);
+  // (user_parameter_value.parameter_id holds 64 characters: a longer id, never one the UI makes, isn't remembered)
+  for (const p of parameters) if (typeof p.id === 'string' && [...p.id].length <= PARAMETER_ID_MAX) values.set(p.id, p.value ?? null);
   if (values.size === 0) return;
   const now = nowIso();
   try {

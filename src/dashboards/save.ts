@@ -29,6 +29,8 @@ import { requireDashboard } from './store.js';
 import { applyLayout, type DashcardInput, type TabInput } from './layout.js';
 import { checkNewMappingTargets } from './mapping-targets.js';
 import { insertDashboard, recordDashboardRevision, TRASH_MESSAGE } from './dashboards.js';
+import { s, throwIssues, type Issue, type Schema } from '../http/schema.js';
+import { fitName, NAME_MAX } from '../util/fit.js';
 
 type Obj = Record<string, unknown>;
 
@@ -60,7 +62,8 @@ async function uniqueCollectionName(ctx: AppContext, name: string, parentId: num
   const location = childrenLocation(parent ?? null);
   const rows = await ctx.db.selectFrom('collection').select('name').where('location', '=', location).execute();
   const taken = rows.filter((r) => r.name.startsWith(name)).length;
-  return taken === 0 ? name : `${name} ${taken + 1}`;
+  // (a name that fills its 254-character column is cut for the number to fit)
+  return taken === 0 ? name : fitName(name, NAME_MAX, { suffix: ` ${taken + 1}` });
 }
 
 function intOr(value: unknown, fallback: number): number {
@@ -87,6 +90,32 @@ interface DashcardPlan {
 /** A card about to be made, as far as the mapping checks read one (its query, for template-tag targets). */
 function unsavedRow(card: Obj): CardRow {
   return { id: 0, name: String(card.name ?? ''), table_id: null, dataset_query: JSON.stringify(card.dataset_query ?? {}) } as CardRow;
+}
+
+const sized = s.str(undefined, { max: NAME_MAX });
+const cardType = s.enum(['question', 'metric', 'model'] as const);
+
+/**
+ * The strings of the body that are stored as they are — unsaved cards' names, displays and types, tab names — fit
+ * their varchar columns (400 otherwise; blank or missing ones get defaults).
+ */
+function checkStoredText(body: Obj, plans: DashcardPlan[]): void {
+  const issues: Issue[] = [];
+  const check = (schema: Schema<unknown>, value: unknown, path: string[]) => {
+    if (typeof value !== 'string' || !value.trim()) return;
+    const r = schema.parse(value, false);
+    if (!r.ok) issues.push(...r.issues.map((i) => ({ ...i, path })));
+  };
+  for (const plan of plans) {
+    for (const [key, card] of [['card', plan.card], ...plan.series.map((c) => ['series', c] as const)] as const) {
+      if (!card || !('unsaved' in card)) continue;
+      check(sized, card.unsaved.name, ['dashcards', key, 'name']);
+      check(sized, card.unsaved.display, ['dashcards', key, 'display']);
+      check(cardType, card.unsaved.type, ['dashcards', key, 'type']);
+    }
+  }
+  for (const tab of Array.isArray(body.tabs) ? body.tabs.filter(isObj) : []) check(sized, tab.name, ['tabs', 'name']);
+  if (issues.length) throwIssues(issues);
 }
 
 /** Every check of a save, before anything is written. */
@@ -140,6 +169,7 @@ export async function saveTransientDashboard(ctx: AppContext, caller: Caller, bo
     series: (Array.isArray(d.series) ? d.series : []).map(planCard).filter((s) => s !== null),
     mappings: Array.isArray(d.parameter_mappings) ? d.parameter_mappings.filter(isObj) : [],
   }));
+  checkStoredText(body, plans);
   await checkSave(ctx, caller, access, plans);
 
   const madeCollections: number[] = [];

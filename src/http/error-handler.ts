@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, MESSAGES } from './errors.js';
 import { setApiHeaders } from './headers.js';
+import { misfitValue } from '../appdb/portable.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
@@ -31,6 +32,26 @@ function fromFastifyError(error: FastifyError): ApiError | null {
     return new ApiError(error.statusCode, error.message || MESSAGES.invalidRequest);
   }
   return null;
+}
+
+export const VALUE_TOO_LONG = 'A value in the request is too long to be saved.';
+export const NUMBER_OUT_OF_RANGE = 'A number in the request is out of range.';
+
+/**
+ * A value the app DB refused because it doesn't fit its column (a string over its varchar's size, a number beyond
+ * its column's range) came from the request: a 400 saying so, never the database's words. Route schemas cap every
+ * string they store (`s.nbstr(…, { max })`) and the domain cuts the names it makes up, so this is the fallback for
+ * whatever still slips through — on PostgreSQL and MySQL only, SQLite stores any length.
+ */
+export function fromAppDbError(error: unknown): ApiError | null {
+  switch (misfitValue(error)) {
+    case 'too-long':
+      return new ApiError(400, { message: VALUE_TOO_LONG });
+    case 'out-of-range':
+      return new ApiError(400, { message: NUMBER_OUT_OF_RANGE });
+    default:
+      return null;
+  }
 }
 
 /**
@@ -68,6 +89,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof ApiError) return sendError(reply, styled(request, error));
     const mapped = fromFastifyError(error as FastifyError);
     if (mapped) return sendError(reply, styled(request, mapped));
+    const refused = fromAppDbError(error);
+    if (refused) {
+      // a missing cap somewhere (a warning, not an error: the caller sent too much, and was told so)
+      request.log.warn({ err: error, url: request.url, method: request.method }, 'the app DB refused a value that does not fit its column');
+      return sendError(reply, styled(request, refused));
+    }
     request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
     return sendError(reply, styled(request, new ApiError(500, { message: 'Internal server error.' })));
   });

@@ -21,6 +21,7 @@ export interface UploadsSettings {
 }
 
 const EMPTY: UploadsSettings = { db_id: null, schema_name: null, table_prefix: null };
+const UPLOADS_NAME_MAX = 254;
 
 function normalize(value: unknown): UploadsSettings {
   const v = (typeof value === 'string' ? parseJson<Record<string, unknown>>(value, {}) : value) as Record<string, unknown> | null;
@@ -28,7 +29,13 @@ function normalize(value: unknown): UploadsSettings {
   const dbId = v.db_id === null || v.db_id === undefined ? null : Number(v.db_id);
   if (dbId !== null && (!Number.isInteger(dbId) || dbId <= 0)) throw badRequest('db_id must be a database id.');
   const text = (x: unknown) => (typeof x === 'string' && x.trim() !== '' ? x.trim() : null);
-  return { db_id: dbId, schema_name: text(v.schema_name), table_prefix: text(v.table_prefix) };
+  const settings = { db_id: dbId, schema_name: text(v.schema_name), table_prefix: text(v.table_prefix) };
+  // both are mirrored onto the database's varchar(254) uploads_* columns
+  for (const key of ['schema_name', 'table_prefix'] as const) {
+    const value = settings[key];
+    if (value !== null && [...value].length > UPLOADS_NAME_MAX) throw badRequest(`${key} must be at most ${UPLOADS_NAME_MAX} characters.`);
+  }
+  return settings;
 }
 
 defineSetting({

@@ -16,6 +16,7 @@ import { parseCsv } from './csv.js';
 import { columnTypes, parseValue } from './types.js';
 import { AUTO_PK_COLUMN, createTable, dropTable, insertRows, isAlreadyExists, qualifiedName, supportsUploads, type UploadColumn } from './ddl.js';
 import { uploadsTarget } from './settings.js';
+import { fitText, NAME_MAX } from '../util/fit.js';
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const MAX_NAME_LENGTH = 60;
@@ -73,7 +74,8 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
   const rows = csv.rows.map((row) => keep.map(({ i }) => row[i] ?? ''));
   const types = columnTypes(header.length, rows);
   const columnNames = uniqueNames(header.map((h) => (h.trim() ? slug(h).slice(0, 60) || 'unnamed_column' : 'unnamed_column')), '_');
-  const displayNames = uniqueNames(header.map((h) => (h.trim() ? humanize(h.trim()) : 'Unnamed column')), ' ');
+  // display names are varchar(254) columns: a long header is cut, leaving room for the " 2" that tells cut twins apart
+  const displayNames = uniqueNames(header.map((h) => (h.trim() ? fitText(humanize(h.trim()), NAME_MAX - 10) : 'Unnamed column')), ' ');
   const columns: UploadColumn[] = columnNames.map((name, i) => ({ name, type: types[i] }));
   const values = rows.map((row) => row.map((v, i) => parseValue(v, types[i])));
 
@@ -88,7 +90,7 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
   if (!(await canQuery(ctx, caller, { database: database.id, type: 'query', query: {} }))) throw forbidden();
 
   const base = input.filename.replace(/\.(csv|tsv|txt)$/i, '');
-  const displayName = humanize(base) || 'Upload';
+  const displayName = fitText(humanize(base), NAME_MAX) || 'Upload'; // the table's display name and the model's name
   const tableName = `${target.table_prefix ?? ''}${slug(base).slice(0, MAX_NAME_LENGTH) || 'upload'}${timestampSuffix(new Date())}`.toLowerCase();
   const open = await connectionFor(ctx, database.id);
   const qualified = qualifiedName(open.driver, target.schema_name, tableName);

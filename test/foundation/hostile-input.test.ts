@@ -2,19 +2,38 @@
 // NUL characters, values longer than their columns, huge passwords, broken URLs and bodies of the wrong type.
 // Each answer must be Metabase-shaped — never a 500 — and must leave nothing half-written.
 
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import Fastify from 'fastify';
 import { forEachAppDb, setupAdmin, createUserClient, ADMIN } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
+import type { ApiResponse, Client } from '../helpers/client.js';
+import { registerDatabase, mbql, type DataFixture } from '../cards/fixtures.js';
+import { addWarehouse, renameAction, tableModel, type Warehouse } from '../actions/fixtures.js';
+import { installErrorHandling, NUMBER_OUT_OF_RANGE, VALUE_TOO_LONG } from '../../src/http/error-handler.js';
 
 const TOO_BIG = '2147483648';
 const HUGE = '99999999999999999999';
 
+/** A 400 validation error on `path` saying the string is longer than `max` characters. */
+function assertTooLong(r: ApiResponse, path: string[], max = 254): void {
+  assert.equal(r.status, 400, r.text);
+  let specific: any = r.body['specific-errors'];
+  for (const key of path) specific = specific?.[key];
+  assert.ok(Array.isArray(specific), `specific-errors.${path.join('.')} in ${r.text.slice(0, 300)}`);
+  assert.ok(specific[0].startsWith(`should be at most ${max} characters, received: `), specific[0]);
+}
+
 forEachAppDb('hostile input', (server) => {
   let admin: Client;
+  let data: DataFixture;
+  const warehouses: Warehouse[] = [];
 
   before(async () => {
     admin = await setupAdmin(server());
+    data = await registerDatabase(server());
+  });
+  after(async () => {
+    for (const w of warehouses) await w.drop().catch(() => {});
   });
 
   test('an id path param beyond 2147483647 names nothing: 404 Not found.', async () => {
@@ -214,5 +233,216 @@ forEachAppDb('hostile input', (server) => {
     assert.deepEqual(members.map((r) => r.status), [200, 200, 200], 'adding the same member twice is harmless');
     const rows = await t.ctx.db.selectFrom('permissions_group_membership').select('id').where('group_id', '=', group.id).execute();
     assert.equal(rows.length, 1);
+  });
+  // ----- strings longer than their varchar columns (PostgreSQL and MySQL refuse them: they used to be 500s)
+
+  const LONG = 'n'.repeat(255);
+  const FITS = 'n'.repeat(254);
+  const dashboardsNamed = async (name: string) =>
+    Number((await server().ctx.db.selectFrom('report_dashboard').select((eb) => eb.fn.countAll().as('n')).where('name', '=', name).executeTakeFirstOrThrow()).n);
+
+  test('dashboard and tab names over 254 characters are a 400 on every route that stores one', async () => {
+    assertTooLong(await admin.post('/api/dashboard', { name: LONG }), ['name']);
+    const created = await admin.post('/api/dashboard', { name: FITS });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.name, FITS);
+    const id = created.body.id;
+    assertTooLong(await admin.put(`/api/dashboard/${id}`, { name: LONG }), ['name']);
+    assertTooLong(await admin.put(`/api/dashboard/${id}`, { dashcards: [], tabs: [{ id: -1, name: LONG }] }), ['tabs']);
+    assertTooLong(await admin.put(`/api/dashboard/${id}/cards`, { cards: [], tabs: [{ id: -1, name: LONG }] }), ['tabs']);
+    const tabbed = await admin.put(`/api/dashboard/${id}`, { dashcards: [], tabs: [{ id: -1, name: FITS }] });
+    assert.equal(tabbed.status, 200, tabbed.text);
+    assert.equal(tabbed.body.tabs[0].name, FITS);
+    assertTooLong(await admin.post(`/api/dashboard/${id}/copy`, { name: LONG }), ['name']);
+    assertTooLong(await admin.post('/api/dashboard/save', { name: LONG }), ['name']);
+    const parent = await admin.post('/api/collection', { name: 'Saves go here' });
+    assertTooLong(await admin.post(`/api/dashboard/save/collection/${parent.body.id}`, { name: LONG }), ['name']);
+    assert.equal(await dashboardsNamed(LONG), 0, 'nothing was stored');
+    assert.equal((await admin.get(`/api/dashboard/${id}`)).body.name, FITS);
+    // collection_position is a smallint: beyond it is the same 400 as for cards
+    const pinned = await admin.post('/api/dashboard', { name: 'Pinned far down', collection_position: 32768 });
+    assert.equal(pinned.status, 400, pinned.text);
+    assert.equal(pinned.body.errors.collection_position, 'nullable value must be an integer greater than zero and at most 32767.');
+  });
+
+  test('dashboard save: a name that fills its column still gets its collection numbered, and over-long card and tab names are a 400 that makes nothing', async () => {
+    const parent = (await admin.post('/api/collection', { name: 'Generated here' })).body;
+    const card = (extra: Record<string, unknown> = {}) => ({ name: 'Generated card', display: 'table', dataset_query: mbql(data), visualization_settings: {}, ...extra });
+    const body = (extra: Record<string, unknown> = {}, cardExtra: Record<string, unknown> = {}) => ({
+      name: FITS,
+      tabs: [{ id: 1, name: 'Main' }],
+      dashcards: [{ id: 1, dashboard_tab_id: 1, row: 0, col: 0, size_x: 6, size_y: 4, card: card(cardExtra), series: [], visualization_settings: {}, parameter_mappings: [] }],
+      ...extra,
+    });
+    const first = await admin.post(`/api/dashboard/save/collection/${parent.id}`, body());
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.collection.name, FITS);
+    const second = await admin.post(`/api/dashboard/save/collection/${parent.id}`, body());
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.body.collection.name, `${'n'.repeat(252)} 2`, 'cut for the number to fit');
+    const before = await dashboardsNamed(FITS);
+    const collections = async () => (await admin.get(`/api/collection/${parent.id}/items`, { query: { models: 'collection' } })).body.total;
+    const collectionsBefore = await collections();
+    assertTooLong(await admin.post(`/api/dashboard/save/collection/${parent.id}`, body({}, { name: LONG })), ['dashcards', 'card', 'name']);
+    assertTooLong(await admin.post(`/api/dashboard/save/collection/${parent.id}`, body({}, { display: LONG })), ['dashcards', 'card', 'display']);
+    assertTooLong(await admin.post(`/api/dashboard/save/collection/${parent.id}`, body({ tabs: [{ id: 1, name: LONG }] })), ['tabs', 'name']);
+    const badType = await admin.post(`/api/dashboard/save/collection/${parent.id}`, body({}, { type: 'x'.repeat(40) }));
+    assert.equal(badType.status, 400, badType.text);
+    assert.ok('type' in badType.body.errors.dashcards.card);
+    assert.equal(await dashboardsNamed(FITS), before, 'no dashboard made');
+    assert.equal(await collections(), collectionsBefore, 'no collection made');
+  });
+
+  test('card names and displays over 254 characters are a 400; copies of a full-length name are cut to fit', async () => {
+    const card = (extra: Record<string, unknown>) => admin.post('/api/card', { name: 'Card', display: 'table', visualization_settings: {}, dataset_query: mbql(data), ...extra });
+    assertTooLong(await card({ name: LONG }), ['name']);
+    assertTooLong(await card({ display: LONG }), ['display']);
+    const created = await card({ name: FITS });
+    assert.equal(created.status, 200, created.text);
+    assertTooLong(await admin.put(`/api/card/${created.body.id}`, { name: LONG }), ['name']);
+    assertTooLong(await admin.put(`/api/card/${created.body.id}`, { display: LONG }), ['display']);
+    const copy = await admin.post(`/api/card/${created.body.id}/copy`);
+    assert.equal(copy.status, 200, copy.text);
+    assert.equal(copy.body.name, `Copy of ${'n'.repeat(246)}`);
+    // a deep copy of a dashboard into the same collection names its duplicates "… - Duplicate"
+    const dashboard = (await admin.post('/api/dashboard', { name: 'Deep copied' })).body;
+    const dashcard = { id: -1, card_id: created.body.id, row: 0, col: 0, size_x: 6, size_y: 4, parameter_mappings: [], visualization_settings: {}, series: [] };
+    assert.equal((await admin.put(`/api/dashboard/${dashboard.id}`, { dashcards: [dashcard] })).status, 200);
+    const deep = await admin.post(`/api/dashboard/${dashboard.id}/copy`, { is_deep_copy: true });
+    assert.equal(deep.status, 200, deep.text);
+    const [copied] = (await admin.get(`/api/dashboard/${deep.body.id}`)).body.dashcards;
+    assert.equal(copied.card.name, `${'n'.repeat(242)} - Duplicate`);
+  });
+
+  test('collection names and namespaces over 254 characters are a 400, and so is nesting deeper than the location column holds', async () => {
+    assertTooLong(await admin.post('/api/collection', { name: LONG }), ['name']);
+    assertTooLong(await admin.post('/api/collection', { name: 'Spaced', namespace: LONG }), ['namespace']);
+    const created = await admin.post('/api/collection', { name: FITS });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.slug.length <= 254, true);
+    assertTooLong(await admin.put(`/api/collection/${created.body.id}`, { name: LONG }), ['name']);
+    assertTooLong(await admin.put('/api/collection/graph', { namespace: LONG, groups: {} }), ['namespace']);
+    assert.equal((await admin.get(`/api/collection/${created.body.id}`)).body.name, FITS);
+
+    // `location` is a varchar(600) path of ancestor ids; make two collections as deep as that allows (ids padded with
+    // zeros read as the same id, standing in for some 150 levels of real nesting)
+    const db = server().ctx.db;
+    const anchor = (await admin.post('/api/collection', { name: 'Anchor' })).body.id as number;
+    /** Puts collection `id` at a location such that its children's location is exactly `length` characters. */
+    const placeDeep = async (id: number, length: number) => {
+      let location = '/';
+      const target = length - `${id}/`.length;
+      while (target - location.length > 2 * `${anchor}/`.length) location += `${anchor}/`;
+      location += `${'0'.repeat(target - location.length - `${anchor}/`.length)}${anchor}/`;
+      assert.equal(location.length, target);
+      await db.updateTable('collection').set({ location }).where('id', '=', id).execute();
+    };
+    const full = (await admin.post('/api/collection', { name: 'Full' })).body.id as number;
+    await placeDeep(full, 600);
+    const over = (await admin.post('/api/collection', { name: 'Over' })).body.id as number;
+    await placeDeep(over, 601);
+    const refused = await admin.post('/api/collection', { name: 'Too deep', parent_id: over });
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(refused.body, { errors: { location: 'Collections cannot be nested this deeply.' } });
+    const fits = await admin.post('/api/collection', { name: 'Just fits', parent_id: full });
+    assert.equal(fits.status, 200, fits.text);
+    assert.equal(fits.body.location.length, 600);
+    // moving a collection whose child would end up too deep is refused, and moves nothing
+    const mover = (await admin.post('/api/collection', { name: 'Mover' })).body;
+    const child = (await admin.post('/api/collection', { name: 'Child', parent_id: mover.id })).body;
+    const moved = await admin.put(`/api/collection/${mover.id}`, { parent_id: full });
+    assert.equal(moved.status, 400, moved.text);
+    assert.deepEqual(moved.body, { errors: { location: 'Collections cannot be nested this deeply.' } });
+    assert.equal((await admin.get(`/api/collection/${mover.id}`)).body.location, '/');
+    assert.equal((await admin.get(`/api/collection/${child.id}`)).body.location, `/${mover.id}/`);
+  });
+
+  test('snippet, timeline and event strings over their columns are a 400', async () => {
+    const snippet = await admin.post('/api/native-query-snippet', { name: LONG, content: 'select 1' });
+    assertTooLong(snippet, ['name']);
+    assert.equal(snippet.body.errors.name, "snippet names cannot include '}' or start with spaces");
+    const made = await admin.post('/api/native-query-snippet', { name: FITS, content: 'select 1' });
+    assert.equal(made.status, 200, made.text);
+    assertTooLong(await admin.put(`/api/native-query-snippet/${made.body.id}`, { name: LONG }), ['name']);
+    // timelines and their events are varchar(255)
+    assertTooLong(await admin.post('/api/timeline', { name: 'n'.repeat(256) }), ['name'], 255);
+    const timeline = await admin.post('/api/timeline', { name: LONG });
+    assert.equal(timeline.status, 200, timeline.text);
+    assertTooLong(await admin.put(`/api/timeline/${timeline.body.id}`, { name: 'n'.repeat(256) }), ['name'], 255);
+    const event = (extra: Record<string, unknown>) =>
+      admin.post('/api/timeline-event', { name: 'Launch', timestamp: '2024-01-01T00:00:00Z', timezone: 'UTC', timeline_id: timeline.body.id, ...extra });
+    assertTooLong(await event({ name: 'n'.repeat(256) }), ['name'], 255);
+    assertTooLong(await event({ timezone: 'z'.repeat(256) }), ['timezone'], 255);
+    const launched = await event({ name: LONG });
+    assert.equal(launched.status, 200, launched.text);
+    assertTooLong(await admin.put(`/api/timeline-event/${launched.body.id}`, { timezone: 'z'.repeat(256) }), ['timezone'], 255);
+  });
+
+  test('setting keys and uploads names over their columns are a 400', async () => {
+    assertTooLong(await admin.put(`/api/setting/${'k'.repeat(255)}`, { value: 'x' }), ['key']);
+    const uploads = await admin.put('/api/setting/uploads-settings', { value: { db_id: null, schema_name: LONG, table_prefix: null } });
+    assert.equal(uploads.status, 400, uploads.text);
+    assert.match(uploads.text, /schema_name must be at most 254 characters/);
+  });
+
+  test('action, database, table, field and remapping names over 254 characters are a 400 (a PostgreSQL warehouse with actions)', async () => {
+    const w = await addWarehouse(admin, 'postgres');
+    warehouses.push(w);
+    const model = await tableModel(admin, w, 'customers');
+    assertTooLong(await admin.post('/api/action', renameAction(w, model.id, { name: LONG })), ['name']);
+    const action = await admin.post('/api/action', renameAction(w, model.id, { name: FITS }));
+    assert.equal(action.status, 200, action.text);
+    assert.equal(action.body.name, FITS);
+    assertTooLong(await admin.put(`/api/action/${action.body.id}`, { name: LONG }), ['name']);
+    assert.equal((await admin.get(`/api/action/${action.body.id}`)).body.name, FITS);
+
+    assertTooLong(await admin.post('/api/database', { engine: 'postgres', name: LONG, details: {} }), ['name']);
+    assertTooLong(await admin.put(`/api/database/${w.id}`, { name: LONG }), ['name']);
+    assertTooLong(await admin.put(`/api/table/${w.tables.customers}`, { display_name: LONG }), ['display_name']);
+    assertTooLong(await admin.put('/api/table', { ids: [w.tables.customers], display_name: LONG }), ['display_name']);
+    const field = w.fields['customers.name'];
+    assertTooLong(await admin.put(`/api/field/${field}`, { display_name: LONG }), ['display_name']);
+    assertTooLong(await admin.post(`/api/field/${field}/dimension`, { type: 'internal', name: LONG }), ['name']);
+    assertTooLong(await admin.post(`/api/field/${field}/dimension`, { 'dimension-type': 'internal', 'dimension-name': LONG }), ['dimension-name']);
+    const renamed = await admin.put(`/api/field/${field}`, { display_name: FITS });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(renamed.body.display_name, FITS);
+  });
+
+  test('the fallback: a value the app DB refuses as too long or out of range is a 400 with a generic message, logged as a warning', async () => {
+    // Every route caps what it stores, so this drives the error handler directly with the app DB's own refusals.
+    const t = server();
+    const logs: Array<{ level: number; msg: string }> = [];
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void logs.push(JSON.parse(line)) } } });
+    installErrorHandling(app);
+    const tooLong = () => t.ctx.db.insertInto('login_throttle').values({ throttle_key: 'k'.repeat(301), attempted_at: 1 }).execute();
+    const outOfRange = () => t.ctx.db.insertInto('login_throttle').values({ throttle_key: 'out-of-range', attempted_at: 1e20 }).execute();
+    app.post('/too-long', async () => (await tooLong(), {}));
+    app.post('/out-of-range', async () => (await outOfRange(), {}));
+    app.post('/api/public/too-long', async () => (await tooLong(), {}));
+    try {
+      const long = await app.inject({ method: 'POST', url: '/too-long' });
+      const range = await app.inject({ method: 'POST', url: '/out-of-range' });
+      const shared = await app.inject({ method: 'POST', url: '/api/public/too-long' });
+      if (t.kind === 'sqlite') {
+        // SQLite stores any length and any number: why the caps live in the route schemas
+        assert.deepEqual([long.statusCode, range.statusCode, shared.statusCode], [200, 200, 200]);
+        return;
+      }
+      assert.equal(long.statusCode, 400);
+      assert.deepEqual(long.json(), { message: VALUE_TOO_LONG });
+      assert.equal(range.statusCode, 400);
+      assert.deepEqual(range.json(), { message: NUMBER_OUT_OF_RANGE });
+      assert.doesNotMatch(long.body + range.body, /varchar|character varying|column|bigint|Data too long/i, 'no SQL in the answer');
+      assert.equal(shared.statusCode, 400);
+      assert.equal(shared.body, 'An error occurred.', 'public links answer in their own words');
+      const warnings = logs.filter((l) => l.msg === 'the app DB refused a value that does not fit its column');
+      assert.equal(warnings.length, 3);
+      assert.ok(warnings.every((l) => l.level === 40), 'logged at warn, not error');
+      assert.equal(logs.filter((l) => l.level >= 50).length, 0);
+    } finally {
+      await app.close();
+      await t.ctx.db.deleteFrom('login_throttle').where((eb) => eb.or([eb('throttle_key', '=', 'out-of-range'), eb('throttle_key', 'like', 'kkkk%')])).execute();
+    }
   });
 });

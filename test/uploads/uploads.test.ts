@@ -148,6 +148,18 @@ forEachAppDb('csv uploads', (server) => {
     assert.deepEqual(tsvFields, ['_mb_row_id', 'a', 'b', 'unnamed_column']);
   });
 
+  test('a long file name and long headers give names cut to their 254-character columns', async () => {
+    const long = 'h'.repeat(300);
+    const response = await upload(admin, `${'f'.repeat(300)}.csv`, `${long}a,${long}b\n1,2\n`);
+    assert.equal(response.status, 200, response.text);
+    const model = (await admin.get(`/api/card/${response.body}`)).body;
+    assert.equal(model.name, `F${'f'.repeat(253)}`);
+    const table = (await admin.get(`/api/table/${model.table_id}/query_metadata`)).body;
+    assert.equal(table.display_name, model.name);
+    const labels = table.fields.filter((f: any) => f.name !== '_mb_row_id').map((f: any) => f.display_name).sort();
+    assert.deepEqual(labels, [`H${'h'.repeat(243)}`, `H${'h'.repeat(243)} 2`], 'cut, and still told apart');
+  });
+
   test('bad files: non-UTF-8, empty, ragged rows, wrong type — 400 and nothing half-created', async () => {
     const before = (await tablesNamed('latin')).length;
     const latin1 = Buffer.from('name,city\nJos\xe9,S\xe3o Paulo\n', 'latin1');
