@@ -12,7 +12,7 @@ import type { Metadata, FieldMeta, TableMeta } from '../metadata.js';
 import type { Clause, ColumnMetadata, FieldOptions, FieldRef, Join, MbqlQuery, NativeSource } from '../mbql/types.js';
 import { isClause, isFieldRef, fieldOptions, sameRef, isExtractionUnit } from '../mbql/clauses.js';
 import { invalidQuery, unsupported } from '../errors.js';
-import { isDate, isTime, isZoned, temporalKind, isTemporal } from './types.js';
+import { isDate, isDateTime, isTime, isZoned, temporalKind, isTemporal } from './types.js';
 import { UniqueNames, unitDisplayName, fkPrefix } from './names.js';
 import { resolveBinning, binningDisplaySuffix, fingerprintRange, type BinningInfo, type BinningSettings } from './binning.js';
 import type { Clock } from './temporal-values.js';
@@ -634,8 +634,12 @@ export class StageCompiler {
   }
 
   /**
-   * Cumulative aggregations: the grouped query becomes a subquery and the outer query sums its column over a window
-   * ordered by the first breakout and partitioned by the others.
+   * Cumulative aggregations (Metabase 0.52+): the grouped query becomes a subquery and the outer query sums each
+   * cumulative column over a window. The total runs along one breakout — the finest temporal one (the leftmost of
+   * equally fine ones), else the last — and restarts for every combination of the other breakouts (PARTITION BY).
+   * The window is ordered like the query: its explicit order-by (a cumulative column excepted) then the breakouts
+   * left unordered, ascending — so a descending sort on the accumulated breakout runs the total in that direction,
+   * while sorting a partitioning breakout only orders the output.
    */
   private cumulativeWrap(
     inner: Select,
@@ -650,22 +654,57 @@ export class StageCompiler {
     const outer = emptySelect({ kind: 'query', select: inner, alias });
     const ref = (i: number) => sql`${columnAlias(alias, columns[i].name)}`;
     const cumIndexes = new Set(cumulative.map((c) => c.index));
+    const along = accumulationBreakout(columns.slice(0, breakoutCount));
+    const partition = columns.slice(0, breakoutCount).map((_, i) => i).filter((i) => i !== along);
+    const windowOrder = orderBy.filter((o) => o.position !== null && !cumIndexes.has(o.position) && !partition.includes(o.position));
+    const over = join(
+      [
+        ...(partition.length ? [sql`PARTITION BY ${join(partition.map(ref))}`] : []),
+        sql`ORDER BY ${join(windowOrder.map((o) => this.dialect.orderItem(ref(o.position!), o.dir)))}`,
+        raw('ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW'),
+      ],
+      ' ',
+    );
     columns.forEach((col, i) => {
       if (!cumIndexes.has(i) || breakoutCount === 0) {
         outer.items.push({ expr: ref(i), alias: col.name });
         return;
       }
-      const partition = breakoutCount > 1 ? sql`PARTITION BY ${join(columns.slice(1, breakoutCount).map((_, k) => ref(k + 1)))} ` : raw('');
-      outer.items.push({
-        expr: sql`SUM(${ref(i)}) OVER (${partition}ORDER BY ${ref(0)} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`,
-        alias: col.name,
-      });
+      outer.items.push({ expr: sql`SUM(${ref(i)}) OVER (${over})`, alias: col.name });
     });
     outer.orderBy = orderBy.map((o) => this.dialect.orderItem(o.position !== null ? ref(o.position) : o.expr, o.dir));
     outer.limit = limit;
     outer.offset = offset;
     return outer;
   }
+}
+
+/** How fine a temporal breakout is (Metabase's order: smaller is finer); null for a breakout that isn't temporal. */
+const GRANULARITY: Record<string, number> = {
+  minute: 1, 'minute-of-hour': 2, hour: 3, 'hour-of-day': 4, day: 5, 'day-of-week': 6, 'day-of-month': 7, 'day-of-year': 8,
+  week: 9, 'week-of-year': 10, month: 11, 'month-of-year': 12, quarter: 13, 'quarter-of-year': 14, year: 15, 'year-of-era': 16,
+};
+
+function granularity(col: StageColumn): number | null {
+  const unit = col.unit;
+  if (unit === undefined) return null;
+  if (unit === 'default') return isDate(col.base_type) ? 5 : isDateTime(col.base_type) || isTime(col.base_type) ? 0 : null;
+  // Metabase's table has no second or millisecond: such breakouts don't count as temporal here.
+  return GRANULARITY[unit] ?? null;
+}
+
+/** The breakout a cumulative aggregation runs along: the finest temporal one (leftmost on a tie), else the last. */
+export function accumulationBreakout(breakouts: StageColumn[]): number {
+  let best = -1;
+  let finest = Infinity;
+  breakouts.forEach((b, i) => {
+    const g = granularity(b);
+    if (g !== null && g < finest) {
+      finest = g;
+      best = i;
+    }
+  });
+  return best === -1 ? breakouts.length - 1 : best;
 }
 
 /** The semantic type and name binning looks at: the field's, else the source column's. */

@@ -47,6 +47,49 @@ function compareKeys(a: unknown, b: unknown): number {
   return (a as number) < (b as number) ? -1 : 1;
 }
 
+/** Rows grouped by several keys (sorted by them in turn, nulls first), each group aggregated: [k1, …, kn, …agg]. */
+function groupByKeys(rows: unknown[][], keys: Array<(r: unknown[]) => unknown>, agg: (g: unknown[][]) => unknown[]): unknown[][] {
+  const groups = new Map<string, { k: unknown[]; g: unknown[][] }>();
+  for (const r of rows) {
+    const k = keys.map((f) => f(r));
+    const id = JSON.stringify(k);
+    const e = groups.get(id);
+    if (e) e.g.push(r);
+    else groups.set(id, { k, g: [r] });
+  }
+  return [...groups.values()].sort((a, b) => compareRows(a.k, b.k, a.k.map(() => 'asc'))).map(({ k, g }) => [...k, ...agg(g)]);
+}
+
+function compareRows(a: unknown[], b: unknown[], dirs: Array<'asc' | 'desc'>, columns?: number[]): number {
+  const cols = columns ?? dirs.map((_, i) => i);
+  for (let i = 0; i < cols.length; i++) {
+    const c = compareKeys(a[cols[i]], b[cols[i]]);
+    if (c !== 0) return dirs[i] === 'asc' ? c : -c;
+  }
+  return 0;
+}
+
+/**
+ * Running totals of column `value` of grouped rows: one total per combination of the `partition` columns, added up
+ * in the order `order` gives (column indexes with directions) — what a cumulative aggregation means.
+ */
+function runningTotals(rows: unknown[][], value: number, partition: number[], order: Array<[number, 'asc' | 'desc']>): unknown[][] {
+  const sorted = [...rows].sort((a, b) => compareRows(a, b, order.map(([, d]) => d), order.map(([c]) => c)));
+  const totals = new Map<string, number>();
+  const out = new Map<unknown[], number>();
+  for (const r of sorted) {
+    const key = JSON.stringify(partition.map((i) => r[i]));
+    const t = (totals.get(key) ?? 0) + (r[value] as number);
+    totals.set(key, t);
+    out.set(r, t);
+  }
+  return rows.map((r) => r.map((v, i) => (i === value ? out.get(r) : v)));
+}
+
+const sortedBy = (rows: unknown[][], order: Array<[number, 'asc' | 'desc']>) => [...rows].sort((a, b) => compareRows(a, b, order.map(([, d]) => d), order.map(([c]) => c)));
+const yearStart = (y: unknown) => `${y as number}-01-01T00:00:00Z`;
+const quarterOf = (ms: unknown) => Math.floor(new Date(ms as number).getUTCMonth() / 3);
+
 const sum = (g: unknown[][], i: number) => g.reduce((acc, r) => acc + ((r[i] as number) ?? 0), 0);
 
 /** PERCENTILE_CONT: linear interpolation between the two closest ranks. */
@@ -103,6 +146,77 @@ export const MBQL_CASES: Case[] = [
   { name: 'cumulative count by quarter', build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'quarter' })] }) },
   { name: 'cumulative count with a second breakout', build: (w) => orders(w, { aggregation: [['cum-count'], ['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }), unordered: true },
   { name: 'cumulative sum without breakout', build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'TAX')]] }) },
+  // Cumulative aggregations run along the finest temporal breakout (else the last one), restart for each value of
+  // the other breakouts, and follow the query's order-by (Metabase 0.52+). Expected values: running totals in JS.
+  {
+    name: 'cumulative count along the year within each category (two breakouts)',
+    build: (w) => orders(w, { aggregation: [['cum-count'], ['count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }),
+    expect: (_r, s) => {
+      const category = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]]));
+      const grouped = groupByKeys(s.ORDERS, [(r) => category.get(r[O.PRODUCT_ID]), (r) => year(r[O.CREATED_AT])], (g) => [g.length, g.length]);
+      return runningTotals(grouped, 2, [0], [[1, 'asc']]).map(([c, y, ...v]) => [c, yearStart(y), ...v]);
+    },
+  },
+  {
+    name: 'cumulative sum by year, descending order runs the total from the latest year',
+    build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], 'order-by': [['desc', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })]] }),
+    expect: (_r, s) => {
+      const grouped = groupByKeys(s.ORDERS, [(r) => year(r[O.CREATED_AT])], (g) => [sum(g, O.QUANTITY)]);
+      return sortedBy(runningTotals(grouped, 1, [], [[0, 'desc']]), [[0, 'desc']]).map(([y, v]) => [yearStart(y), v]);
+    },
+  },
+  {
+    name: 'cumulative count: two breakouts, descending on the accumulated one',
+    build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], 'order-by': [['desc', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })]] }),
+    expect: (_r, s) => {
+      const category = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]]));
+      const grouped = groupByKeys(s.ORDERS, [(r) => category.get(r[O.PRODUCT_ID]), (r) => year(r[O.CREATED_AT])], (g) => [g.length]);
+      return sortedBy(runningTotals(grouped, 2, [0], [[1, 'desc']]), [[1, 'desc'], [0, 'asc']]).map(([c, y, v]) => [c, yearStart(y), v]);
+    },
+  },
+  {
+    name: 'cumulative count: sorting a partitioning breakout only orders the rows',
+    build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], 'order-by': [['desc', w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')]] }),
+    expect: (_r, s) => {
+      const category = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]]));
+      const grouped = groupByKeys(s.ORDERS, [(r) => category.get(r[O.PRODUCT_ID]), (r) => year(r[O.CREATED_AT])], (g) => [g.length]);
+      return sortedBy(runningTotals(grouped, 2, [0], [[1, 'asc']]), [[0, 'desc'], [1, 'asc']]).map(([c, y, v]) => [c, yearStart(y), v]);
+    },
+  },
+  {
+    name: 'cumulative count along the finer of two temporal breakouts, whatever their order',
+    build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'quarter-of-year' })] }),
+    expect: (_r, s) => {
+      const grouped = groupByKeys(s.ORDERS, [(r) => year(r[O.CREATED_AT]), (r) => quarterOf(r[O.CREATED_AT]) + 1], (g) => [g.length]);
+      return runningTotals(grouped, 2, [0], [[1, 'asc']]).map(([y, q, v]) => [yearStart(y), q, v]);
+    },
+  },
+  {
+    name: 'cumulative count along the last of two non-temporal breakouts',
+    build: (w) => orders(w, { aggregation: [['cum-count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.via('ORDERS', 'USER_ID', 'PEOPLE', 'SOURCE')] }),
+    expect: (_r, s) => {
+      const category = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]]));
+      const source = new Map(s.PEOPLE.map((p) => [p[PE.ID], p[PE.SOURCE]]));
+      const grouped = groupByKeys(s.ORDERS, [(r) => category.get(r[O.PRODUCT_ID]), (r) => source.get(r[O.USER_ID])], (g) => [g.length]);
+      return runningTotals(grouped, 2, [0], [[1, 'asc']]);
+    },
+  },
+  {
+    name: 'cumulative sum by one non-temporal breakout',
+    build: (w) => orders(w, { aggregation: [['cum-sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }),
+    expect: (_r, s) => {
+      const category = new Map(s.PRODUCTS.map((p) => [p[P.ID], p[P.CATEGORY]]));
+      return runningTotals(groupByKeys(s.ORDERS, [(r) => category.get(r[O.PRODUCT_ID])], (g) => [sum(g, O.QUANTITY)]), 1, [], [[0, 'asc']]);
+    },
+  },
+  {
+    name: 'cumulative count ordered by another aggregation accumulates in that order',
+    build: (w) => orders(w, { aggregation: [['cum-count'], ['sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], 'order-by': [['desc', ['aggregation', 1]]] }),
+    expect: (_r, s) => {
+      const grouped = groupByKeys(s.ORDERS, [(r) => year(r[O.CREATED_AT])], (g) => [g.length, sum(g, O.QUANTITY)]);
+      return sortedBy(runningTotals(grouped, 1, [], [[2, 'desc'], [0, 'asc']]), [[2, 'desc'], [0, 'asc']]).map(([y, ...v]) => [yearStart(y), ...v]);
+    },
+  },
   { name: 'share', build: (w) => orders(w, { aggregation: [['share', ['not-null', w.f('ORDERS', 'DISCOUNT')]]] }), expect: (_r, s) => scalar(s.ORDERS.filter((r) => r[O.DISCOUNT] !== null).length / s.ORDERS.length) },
   { name: 'count-where', build: (w) => orders(w, { aggregation: [['count-where', ['>', w.f('ORDERS', 'QUANTITY'), 5]]] }), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.QUANTITY] as number) > 5).length) },
   { name: 'sum-where', build: (w) => orders(w, { aggregation: [['sum-where', w.f('ORDERS', 'TOTAL'), ['<', w.f('ORDERS', 'QUANTITY'), 2]]] }), expect: (_r, s) => scalar(sum(s.ORDERS.filter((r) => (r[O.QUANTITY] as number) < 2), O.TOTAL)) },
