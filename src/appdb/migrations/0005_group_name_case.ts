@@ -12,7 +12,10 @@ export async function up(db: Kysely<any>, dialect: AppDbDialect): Promise<void> 
   const taken = new Set<string>();
   for (const group of groups) {
     let name = group.name;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${group.name} (${n})`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) {
+      const suffix = ` (${n})`;
+      name = group.name.slice(0, 254 - suffix.length) + suffix;
+    }
     taken.add(name.toLowerCase());
     if (name !== group.name) await db.updateTable('permissions_group').set({ name }).where('id', '=', group.id).execute();
   }
