@@ -7,13 +7,15 @@ import type { StageCompiler } from './stage.js';
 import { isClause, isFieldRef, fieldOptions, walkClauses } from '../mbql/clauses.js';
 import type { Clause, FieldRef } from '../mbql/types.js';
 import { invalidQuery, unsupported } from '../errors.js';
-import { isNumeric, isInteger, isTemporal, isText, isBoolean, isDate, isTime, literalType, paramTypeFor, temporalKind } from './types.js';
+import { isNumeric, isInteger, isTemporal, isText, isBoolean, isDate, isDateTime, isTime, literalType, paramTypeFor, temporalKind } from './types.js';
 import { aggregationDisplayName, aggregationColumnName, OPERATOR_SYMBOLS } from './names.js';
 import {
   parseTemporalLiteral,
   parseTimeLiteral,
   unitWindow,
+  bucketComparison,
   relativeWindow,
+  truncate,
   plus,
   asUnit,
   isoLocal,
@@ -653,8 +655,12 @@ export class ExpressionCompiler {
     }
     if (isClause(value, 'relative-datetime')) {
       const target = this.relativeTarget(value[1], value[2]);
-      const unit = operand.unit ?? target.unit;
-      if (unit) return { window: unitWindow(target.value, unit, this.sow) };
+      // Without a unit ("current", or n days): the bucket of a bucketed side holding it, else the instant.
+      if (!target.unit) return operand.unit ? { window: unitWindow(target.value, operand.unit, this.sow) } : { exact: this.bound(target.value, operand) };
+      // A relative date with a unit is the start of that unit's period (Metabase truncates it to its own unit); a
+      // side bucketed to some unit compares its bucket with it — so only when both units agree does `>` mean "from
+      // the next period on" — and an unbucketed side compares its exact value.
+      if (operand.unit) return { window: bucketComparison(target.value, operand.unit, this.sow) };
       return { exact: this.bound(target.value, operand) };
     }
     if (isClause(value, 'absolute-datetime')) {
@@ -668,13 +674,30 @@ export class ExpressionCompiler {
     return null;
   }
 
-  /** "now + n units" for relative-datetime, with the unit it should be bucketed to (null for `default`). */
+  /**
+   * `["relative-datetime", n, unit]`: now + n units, truncated to that unit as Metabase compiles it (the start of
+   * the period); without a unit (or `default`) now + n days, untruncated.
+   */
   private relativeTarget(n: unknown, unit: unknown): { value: DateTime; unit: Unit | null } {
     const amount = n === 'current' ? 0 : Number(n);
     if (!Number.isFinite(amount)) throw invalidQuery(`Invalid relative-datetime amount: ${JSON.stringify(n)}`);
     if (unit === undefined || unit === null || unit === 'default') return { value: plus(this.clock.now, amount, 'day'), unit: null };
     const u = asUnit(unit);
-    return { value: plus(this.clock.now, amount, u), unit: u };
+    return { value: truncate(plus(this.clock.now, amount, u), u, this.sow), unit: u };
+  }
+
+  /**
+   * Metabase buckets a date or date-time column compared (=, !=, <, >, <=, >=, between) with nothing but
+   * yyyy-MM-dd strings and relative dates to the day (its auto-bucketing of filters): such a side is compared by
+   * its day.
+   */
+  private autoBucketed(lhs: unknown, operand: Operand, values: unknown[]): Operand {
+    if (operand.unit || operand.extraction || !operand.temporal || !isFieldRef(lhs)) return operand;
+    const opts = fieldOptions(lhs);
+    if (opts['temporal-unit'] || opts.binning) return operand;
+    if (!isDate(operand.baseType) && !isDateTime(operand.baseType)) return operand;
+    const bucketable = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) || isClause(v, 'relative-datetime');
+    return values.length && values.every(bucketable) ? { ...operand, unit: 'day' } : operand;
   }
 
   private inWindow(operand: Operand, window: Window): Sql {
@@ -695,7 +718,7 @@ export class ExpressionCompiler {
 
   private equality(op: '=' | '!=', lhs: unknown, values: unknown[]): Sql {
     if (values.length === 0) throw invalidQuery(`${op} needs at least one value.`);
-    const operand = this.operand(lhs);
+    const operand = this.autoBucketed(lhs, this.operand(lhs), values);
     const nonNull = values.filter((v) => v !== null);
     const parts: Sql[] = [];
     // Text compares exactly (case-sensitively) on every engine; MySQL's collations need the dialect's help for that.
@@ -735,7 +758,7 @@ export class ExpressionCompiler {
   }
 
   private ordering(op: '<' | '>' | '<=' | '>=', lhs: unknown, value: unknown): Sql {
-    const operand = this.operand(lhs);
+    const operand = this.autoBucketed(lhs, this.operand(lhs), [value]);
     const target = this.temporalTarget(operand, value);
     if (target && 'window' in target) {
       const x = operand.temporal!;
@@ -756,7 +779,7 @@ export class ExpressionCompiler {
   }
 
   private between(lhs: unknown, lo: unknown, hi: unknown): Sql {
-    const operand = this.operand(lhs);
+    const operand = this.autoBucketed(lhs, this.operand(lhs), [lo, hi]);
     const low = this.temporalTarget(operand, lo);
     const high = this.temporalTarget(operand, hi);
     if (low || high) {

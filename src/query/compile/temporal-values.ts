@@ -125,6 +125,18 @@ export function unitWindow(value: DateTime, unit: Unit, startOfWeek: StartOfWeek
 }
 
 /**
+ * A column bucketed to `unit` compared with the instant `value`, as a window on the unbucketed column: the bucket
+ * holding `value` when `value` starts it (so `=` is that bucket, `>` from the next one on); otherwise an empty
+ * window at the next bucket's start (no bucket equals `value`; `>` and `>=` start at the next bucket, `<` and `<=`
+ * end there).
+ */
+export function bucketComparison(value: DateTime, unit: Unit, startOfWeek: StartOfWeek): Window {
+  const start = truncate(value, unit, startOfWeek);
+  const next = plus(start, 1, unit);
+  return start.equals(value) ? { start, end: next } : { start: next, end: next };
+}
+
+/**
  * `time-interval` semantics: n < 0 the previous |n| whole units, n > 0 the next n, 0 the current one; the current
  * unit is added when `includeCurrent`.
  */

@@ -90,6 +90,11 @@ const sortedBy = (rows: unknown[][], order: Array<[number, 'asc' | 'desc']>) => 
 const yearStart = (y: unknown) => `${y as number}-01-01T00:00:00Z`;
 const quarterOf = (ms: unknown) => Math.floor(new Date(ms as number).getUTCMonth() / 3);
 
+/** Epoch ms of the start of the (UTC) `unit` holding `ms`. */
+const startOf = (ms: unknown, unit: 'day' | 'month' | 'year') => DateTime.fromMillis(ms as number, { zone: 'UTC' }).startOf(unit).toMillis();
+/** `["relative-datetime", n, unit]` as Metabase means it: the start of the unit n units from now (UTC). */
+const relativeStart = (n: number, unit: 'hour' | 'day' | 'month' | 'year') => DateTime.utc().plus({ [unit + 's']: n }).startOf(unit).toMillis();
+
 const sum = (g: unknown[][], i: number) => g.reduce((acc, r) => acc + ((r[i] as number) ?? 0), 0);
 
 /** PERCENTILE_CONT: linear interpolation between the two closest ranks. */
@@ -312,6 +317,46 @@ export const MBQL_CASES: Case[] = [
   { name: 'time-interval previous 800 days', build: countOrders((w) => ['time-interval', w.f('ORDERS', 'CREATED_AT'), -800, 'day']) },
   { name: 'relative-time-interval', build: countOrders((w) => ['relative-time-interval', w.f('ORDERS', 'CREATED_AT'), -6, 'month', -1, 'year']) },
   { name: 'compare with relative-datetime', build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -2, 'year']]) },
+  // Relative dates are the start of their unit's period (now + n units, truncated); a column compared with nothing but
+  // relative dates and yyyy-MM-dd strings is compared by its day (Metabase's auto-bucketing), a bucketed one by its
+  // bucket. Expected: the comparison done in JS on each row's day (or bucket) against the period start.
+  ...([
+    ['>', (d: number, v: number) => d > v],
+    ['>=', (d: number, v: number) => d >= v],
+    ['<', (d: number, v: number) => d < v],
+    ['<=', (d: number, v: number) => d <= v],
+    ['=', (d: number, v: number) => d === v],
+    ['!=', (d: number, v: number) => d !== v],
+  ] as const).map(([op, test]): Case => ({
+    name: `${op} relative-datetime -3 years on an unbucketed timestamp compares its day with the year's start`,
+    build: countOrders((w) => [op, w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -3, 'year']]),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => test(startOf(r[O.CREATED_AT], 'day'), relativeStart(-3, 'year'))).length),
+  })),
+  {
+    name: 'between two relative-datetimes on an unbucketed timestamp',
+    build: countOrders((w) => ['between', w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -3, 'year'], ['relative-datetime', -1, 'month']]),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => { const d = startOf(r[O.CREATED_AT], 'day'); return d >= relativeStart(-3, 'year') && d <= relativeStart(-1, 'month'); }).length),
+  },
+  {
+    name: '> relative-datetime in hours on an unbucketed timestamp (a period start inside a day)',
+    build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -20000, 'hour']]),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => startOf(r[O.CREATED_AT], 'day') > relativeStart(-20000, 'hour')).length),
+  },
+  {
+    name: '> relative-datetime on a column bucketed to the same unit starts at the next period',
+    build: countOrders((w) => ['>', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), ['relative-datetime', -3, 'year']]),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => startOf(r[O.CREATED_AT], 'year') > relativeStart(-3, 'year')).length),
+  },
+  {
+    name: '<= relative-datetime in years on a column bucketed by month',
+    build: countOrders((w) => ['<=', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), ['relative-datetime', -3, 'year']]),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => startOf(r[O.CREATED_AT], 'month') <= relativeStart(-3, 'year')).length),
+  },
+  {
+    name: '> relative-datetime on an expression compares the exact value',
+    build: (w) => orders(w, { expressions: { at: ['datetime-add', w.f('ORDERS', 'CREATED_AT'), 12, 'hour'] }, aggregation: count, filter: ['>', ['expression', 'at'], ['relative-datetime', -3, 'year']] }),
+    expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.CREATED_AT] as number) + 12 * 3600_000 > relativeStart(-3, 'year')).length),
+  },
   { name: 'compare with a field', build: countOrders((w) => ['>', w.f('ORDERS', 'TOTAL'), w.f('ORDERS', 'SUBTOTAL')]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => (r[O.TOTAL] as number) > (r[O.SUBTOTAL] as number)).length) },
   { name: 'in / not-in', build: countOrders((w) => ['and', ['in', w.f('ORDERS', 'QUANTITY'), 1, 2, 3], ['not-in', w.f('ORDERS', 'USER_ID'), 1, 2]]) },
   { name: 'exclusion on day-of-week', build: countOrders((w) => ['!=', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' }), 1, 7]), expect: (_r, s) => scalar(s.ORDERS.filter((r) => { const d = new Date(r[O.CREATED_AT] as number).getUTCDay(); return d !== 0 && d !== 6; }).length) },
