@@ -108,6 +108,28 @@ forEachAppDb('saved sources', (server: () => TestServer) => {
     assert.deepEqual(r.data.rows, [[1112]]);
   });
 
+  test('a ref with the join alias of a join inside the source (card or nested query) reads that column', async () => {
+    const join = { 'source-table': w.t('PRODUCTS'), alias: 'Products', fields: [w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'Products' })], condition: ['=', w.f('ORDERS', 'PRODUCT_ID'), w.f('PRODUCTS', 'ID', { 'join-alias': 'Products' })] };
+    const inner = { 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'TOTAL')], joins: [join] };
+    const joined = await card('Orders with their category', w.mbql(inner));
+    const advertised = (await admin.get(`/api/card/${joined.id}`)).body.result_metadata.find((m: any) => m.name === 'CATEGORY').field_ref;
+    assert.deepEqual(advertised, w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'Products' }));
+    const category = w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'Products' });
+    const expected = (await rows(w.mbql({ 'source-table': w.t('ORDERS'), joins: [{ ...join, fields: 'none' }], aggregation: [['count']], breakout: [category], filter: ['!=', category, 'Gadget'] }))).data.rows;
+    assert.equal(expected.length, 3);
+    for (const source of [{ 'source-table': `card__${joined.id}` }, { 'source-query': inner }, { 'source-query': { 'source-query': inner } }]) {
+      const r = await rows(w.mbql({ ...source, aggregation: [['count']], breakout: [category], filter: ['!=', category, 'Gadget'], 'order-by': [['asc', category]] }));
+      assert.deepEqual(r.data.rows, expected, JSON.stringify(source));
+      assert.equal(r.data.cols[0].display_name, 'Products → Category');
+    }
+    // In the fields of a stage over the card too; an alias nothing in the query has still fails.
+    const listed = await rows(w.mbql({ 'source-table': `card__${joined.id}`, fields: [category], limit: 1 }));
+    assert.equal(listed.data.cols.length, 1);
+    const unknown = await admin.post('/api/dataset', w.mbql({ 'source-table': `card__${joined.id}`, breakout: [w.f('PRODUCTS', 'CATEGORY', { 'join-alias': 'Nope' })], aggregation: [['count']] }));
+    assert.equal(unknown.body.status, 'failed');
+    assert.match(unknown.body.error, /No join named "Nope"/);
+  });
+
   test('{{#N}} inlines a saved question as a subquery', async () => {
     const gizmos = await card('Gizmos', w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID')], filter: ['=', w.f('PRODUCTS', 'CATEGORY'), 'Gizmo'] }));
     const tag = `#${gizmos.id}-gizmos`;

@@ -203,7 +203,13 @@ export class StageCompiler {
     const opts = fieldOptions(ref);
     if (opts['join-alias']) {
       const info = this.joins.get(opts['join-alias']);
-      if (!info) throw invalidQuery(`No join named "${opts['join-alias']}" in this query.`);
+      if (!info) {
+        // Not a join of this stage: the column its source query (a saved question, a nested stage) took from its own
+        // join of that alias — the ref a saved question's result_metadata advertises.
+        const own = this.source.kind === 'query' ? this.sourceColumnViaJoin(this.source, id, opts['join-alias']) : null;
+        if (own) return own;
+        throw invalidQuery(`No join named "${opts['join-alias']}" in this query.`);
+      }
       const r = this.resolveIn(info.source, id, opts);
       return { ...r, joinAlias: info.alias, displayName: `${info.alias} → ${r.displayName}` };
     }
@@ -286,6 +292,17 @@ export class StageCompiler {
     });
     if (!column) return null;
     return { sql: sql`${columnAlias(source.alias, column.name)}`, baseType: column.base_type, field: column.field, column, displayName: column.display_name, name: column.name, sourceField };
+  }
+
+  /** The column of a query source that came from the source's join `alias` (by field id, or by name). */
+  private sourceColumnViaJoin(source: Extract<SourceInfo, { kind: 'query' }>, id: number | string, alias: string): ResolvedField | null {
+    const candidates = source.columns.filter((c) => joinAliasOf(c) === alias);
+    const column =
+      typeof id === 'number'
+        ? candidates.find((c) => (c.field?.id ?? c.overrides?.id) === id)
+        : (candidates.find((c) => c.name === id) ?? candidates.find((c) => c.name === `${alias}__${id}`));
+    if (!column) return null;
+    return { sql: sql`${columnAlias(source.alias, column.name)}`, baseType: column.base_type, field: column.field, column, displayName: column.display_name, name: column.name };
   }
 
   /** The source column a ref means: by name, or by field id preferring the same bucketing. */
@@ -400,7 +417,9 @@ export class StageCompiler {
     if (bucketedToNumber) col.effective_type = type;
     if (isTemporal(r.baseType) || value.unit) col.unit = value.unit ?? base?.unit ?? 'default';
     if (value.binning) col.binning_info = value.binning;
-    if (r.joinAlias) col.join_alias = r.joinAlias;
+    // A joined column keeps its join's alias through later stages (refs there may name it).
+    const joinAlias = r.joinAlias ?? (base ? joinAliasOf(base) : undefined);
+    if (joinAlias) col.join_alias = joinAlias;
     if (r.sourceField !== undefined) col.source_field = r.sourceField;
     if (base?.overrides) col.overrides = base.overrides;
     return col;
@@ -705,6 +724,14 @@ export function accumulationBreakout(breakouts: StageColumn[]): number {
     }
   });
   return best === -1 ? breakouts.length - 1 : best;
+}
+
+/** The join a column came from: its own, or the one its saved metadata's field_ref names. */
+function joinAliasOf(c: StageColumn): string | undefined {
+  if (c.join_alias) return c.join_alias;
+  const ref = c.overrides?.field_ref;
+  const alias = isFieldRef(ref) ? fieldOptions(ref)['join-alias'] : undefined;
+  return typeof alias === 'string' ? alias : undefined;
 }
 
 /** The semantic type and name binning looks at: the field's, else the source column's. */
