@@ -18,6 +18,7 @@ import { prepareQuery, displaySql, type PreparedQuery, type QueryRequest } from 
 import { QueryError, PUBLIC_ERROR_TYPES } from './errors.js';
 import { FairQueue } from './execute/queue.js';
 import { mbqlCols, nativeCols, ResultsMetadataBuilder, type Col } from './results/annotate.js';
+import { InsightsBuilder } from './results/insights.js';
 import { converterFor, TemporalFormatter, isIdentity, type Converter } from './results/values.js';
 import { formattedConverter } from './results/format.js';
 import { recordExecution } from './executions/record.js';
@@ -156,6 +157,8 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
     const convert = converters(cols, sink, prepared);
     const active = convert.map((c, i) => (isIdentity(c) ? -1 : i)).filter((i) => i >= 0);
     const metadata = wantMetadata ? new ResultsMetadataBuilder(cols) : null;
+    const insights = wantMetadata ? new InsightsBuilder(cols) : null;
+    const trend = insights?.active ? insights : null;
     await sink.start(cols);
     const max = prepared.maxRows;
     let batch: unknown[][] = [];
@@ -163,6 +166,7 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
       for await (const row of stream) {
         for (const i of active) row[i] = convert[i](row[i]);
         metadata?.add(row);
+        trend?.add(row);
         batch.push(row);
         count += 1;
         if (batch.length >= BATCH) {
@@ -190,6 +194,7 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
       download_perms: prepared.downloadPerms,
       ...(prepared.settings.reportTimezone ? { requested_timezone: prepared.settings.reportTimezone } : {}),
       ...(metadata ? { results_metadata: metadata.build() } : {}),
+      ...(insights ? { insights: insights.build() } : {}),
       ...(max !== null && count >= max ? { rows_truncated: max } : {}),
     };
     await sink.finish(summary);
@@ -385,7 +390,7 @@ class MemorySink implements ResultSink {
   async finish(s: ResultSummary): Promise<void> {
     const { row_count, running_time, started_at, database_id, context, json_query, ...data } = s;
     this.result = {
-      data: { rows: this.rowsHeld, cols: this.cols, ...data, insights: null },
+      data: { rows: this.rowsHeld, cols: this.cols, ...data, insights: data.insights ?? null },
       database_id,
       started_at,
       json_query,

@@ -91,6 +91,83 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.equal(r.body.data.rows[0][0], '2022-04-01T00:00:00Z');
   });
 
+  // ----- insights -------------------------------------------------------------------------------------------------
+
+  /** Least squares in closed form: [offset, slope] of y = offset + slope·x. */
+  function leastSquares(xs: number[], ys: number[]): [number, number] {
+    const n = xs.length;
+    const sx = xs.reduce((a, b) => a + b, 0);
+    const sy = ys.reduce((a, b) => a + b, 0);
+    const sxx = xs.reduce((a, x) => a + x * x, 0);
+    const sxy = xs.reduce((a, x, i) => a + x * ys[i], 0);
+    const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    return [(sy - slope * sx) / n, slope];
+  }
+
+  const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b)), `${what}: ${a} vs ${b}`);
+
+  test('insights of a time series: per numeric column, last values, change, the least-squares line and the best trend line', async () => {
+    const r = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count'], ['sum', w.f('ORDERS', 'QUANTITY')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }));
+    const { rows, insights } = r.body.data;
+    assert.equal(rows.length, 5);
+    assert.deepEqual(insights.map((i: any) => i.col), ['count', 'sum']);
+    const xs = rows.map((row: unknown[]) => Date.parse(row[0] as string) / 86_400_000);
+    for (const [index, insight] of insights.entries()) {
+      const ys = rows.map((row: unknown[]) => row[index + 1] as number);
+      assert.deepEqual(Object.keys(insight).sort(), ['best-fit', 'col', 'last-change', 'last-value', 'offset', 'previous-value', 'slope', 'unit']);
+      assert.equal(insight.unit, 'year');
+      assert.equal(insight['last-value'], ys[4]);
+      assert.equal(insight['previous-value'], ys[3]);
+      near(insight['last-change'], (ys[4] - ys[3]) / ys[3], 'last-change');
+      const [offset, slope] = leastSquares(xs, ys);
+      near(insight.slope, slope, 'slope');
+      near(insight.offset, offset, 'offset');
+      // The four families fitted on transformed axes; the one with the least mean absolute error (on every row: fewer
+      // than 20) wins, the later one on a tie.
+      const fits = [
+        { f: leastSquares(xs, ys), model: ([a, b]: number[]) => (x: number) => a + b * x, formula: ([a, b]: number[]) => ['+', a, ['*', b, 'x']] },
+        { f: leastSquares(xs, ys.map(Math.log)), model: ([a, b]: number[]) => (x: number) => Math.exp(a) * Math.exp(b * x), formula: ([a, b]: number[]) => ['*', Math.exp(a), ['exp', ['*', b, 'x']]] },
+        { f: leastSquares(xs.map(Math.log), ys), model: ([a, b]: number[]) => (x: number) => a + b * Math.log(x), formula: ([a, b]: number[]) => ['+', a, ['*', b, ['log', 'x']]] },
+        { f: leastSquares(xs.map(Math.log), ys.map(Math.log)), model: ([a, b]: number[]) => (x: number) => Math.exp(a) * x ** b, formula: ([a, b]: number[]) => ['*', Math.exp(a), ['pow', 'x', b]] },
+      ].map((fit) => ({ ...fit, error: xs.reduce((acc: number, x: number, i: number) => acc + Math.abs(ys[i] - fit.model(fit.f)(x)), 0) / xs.length }));
+      const best = fits.reduce((a, b) => (b.error <= a.error ? b : a));
+      const expected = best.formula(best.f);
+      const got = insight['best-fit'];
+      assert.equal(JSON.stringify(got).replace(/-?[\d.]+(e[-+]\d+)?/g, 'n'), JSON.stringify(expected).replace(/-?[\d.]+(e[-+]\d+)?/g, 'n'), 'best-fit family');
+      const numbers = (x: unknown): number[] => (Array.isArray(x) ? x.flatMap(numbers) : typeof x === 'number' ? [x] : []);
+      numbers(got).forEach((n, i) => near(n, numbers(expected)[i], 'best-fit coefficient'));
+    }
+  });
+
+  test('insights: no change across a gap, units inferred for unbucketed values, null when the result is no time series', async () => {
+    const month = w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' });
+    const gap = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [month], filter: ['and', ['<', w.f('ORDERS', 'CREATED_AT'), '2026-03-01'], ['not', ['between', w.f('ORDERS', 'CREATED_AT'), '2026-01-01', '2026-01-31']]] }));
+    const rows = gap.body.data.rows;
+    assert.equal(rows.at(-1)[0], '2026-02-01T00:00:00Z');
+    assert.equal(rows.at(-2)[0], '2025-12-01T00:00:00Z');
+    const [insight] = gap.body.data.insights;
+    assert.deepEqual([insight.unit, insight['last-value'], insight['previous-value'], insight['last-change']], ['month', rows.at(-1)[1], null, null]);
+    // Unbucketed: the unit is inferred from the last two values; keys (PK, FK) aren't insights.
+    // (A native query's columns have no semantic types: its ID is a number like any other.)
+    const raw = await run(w.native('SELECT "ID", "CREATED_AT", "TOTAL" FROM "ORDERS" WHERE "ID" <= 3 ORDER BY "ID"'));
+    assert.deepEqual(raw.body.data.insights.map((i: any) => i.col), ['ID', 'TOTAL']);
+    const days = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' })], filter: ['between', w.f('ORDERS', 'CREATED_AT'), '2025-03-01', '2025-03-10'] }));
+    assert.deepEqual(days.body.data.insights.map((i: any) => [i.col, i.unit]), [['sum', 'day']]);
+    const fields = await run(w.mbql({ 'source-table': w.t('ORDERS'), fields: [w.f('ORDERS', 'ID'), w.f('ORDERS', 'PRODUCT_ID'), w.f('ORDERS', 'CREATED_AT'), w.f('ORDERS', 'TOTAL')], limit: 2, 'order-by': [['asc', w.f('ORDERS', 'ID')]] }));
+    assert.deepEqual(fields.body.data.insights.map((i: any) => i.col), ['TOTAL']);
+    const xs = fields.body.data.rows.map((row: unknown[]) => Date.parse(row[2] as string) / 86_400_000);
+    const apart = Math.abs(xs[1] - xs[0]);
+    const inferred = ([['minute', 1 / 1440], ['hour', 1 / 24], ['day', 1], ['week', 7], ['month', 30.5], ['quarter', 91.2]] as const).find(([, d]) => apart / d > 0.9 && apart / d < 1.1)?.[0] ?? (apart >= 364.5 && apart <= 366.5 ? 'year' : null);
+    assert.equal(fields.body.data.insights[0].unit, inferred);
+    // No temporal column, or two: null.
+    assert.equal((await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']] }))).body.data.insights, null);
+    const two = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CREATED_AT', { 'temporal-unit': 'year' })] }));
+    assert.equal(two.body.data.insights, null);
+    // An aggregated date isn't the time axis: max(CREATED_AT) by category is no time series.
+    const maxDate = await run(w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['max', w.f('ORDERS', 'CREATED_AT')], ['count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY')] }));
+    assert.equal(maxDate.body.data.insights, null);
+  });
+
   test('join, binning and expression cols', async () => {
     const r = await run(w.mbql({
       'source-table': w.t('ORDERS'),

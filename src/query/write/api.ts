@@ -36,7 +36,7 @@ export class ApiJsonSink implements ResultSink {
       results_timezone: s.results_timezone,
       ...(s.requested_timezone ? { requested_timezone: s.requested_timezone } : {}),
       ...(s.results_metadata ? { results_metadata: s.results_metadata } : {}),
-      insights: null,
+      insights: s.insights ?? null,
       ...(s.rows_truncated !== undefined ? { rows_truncated: s.rows_truncated } : {}),
       is_sandboxed: false,
       download_perms: s.download_perms,

@@ -16,6 +16,8 @@ export interface ResultSummary {
   results_timezone: string;
   requested_timezone?: string;
   results_metadata?: { columns: Record<string, unknown>[] };
+  /** Time-series insights (./results/insights.ts): null when the result isn't one. */
+  insights?: Record<string, unknown>[] | null;
   rows_truncated?: number;
   download_perms: 'full' | 'limited' | 'none';
 }
