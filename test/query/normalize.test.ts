@@ -12,6 +12,7 @@ import { parseTemplate, cardIdOf, snippetNameOf } from '../../src/query/native/t
 import { pivotLevels, groupingBitmask } from '../../src/query/pivot.js';
 import { FairQueue } from '../../src/query/execute/queue.js';
 import { QueryError } from '../../src/query/errors.js';
+import { JavaRandom } from '../../src/query/results/insights.js';
 import { relativeWindow, makeClock, unitWindow, parseTemporalLiteral, isoLocal } from '../../src/query/compile/temporal-values.js';
 import { TemporalFormatter } from '../../src/query/results/values.js';
 import { resolveBinning } from '../../src/query/compile/binning.js';
@@ -310,5 +311,14 @@ describe('fair queue', () => {
     (await b1)();
     (await a3)();
     assert.deepEqual(order, ['b1', 'a3']);
+  });
+});
+
+describe('insights', () => {
+  test('the validation sample draws like java.util.Random(20) (as Metabase’s reservoir does)', () => {
+    // new java.util.Random(20).nextInt(i) for i = 1…100, printed by Java 17.
+    const java = [0,1,0,3,0,3,1,4,1,8,6,2,3,4,8,2,5,10,10,6,16,13,19,17,11,21,3,5,6,7,11,10,17,20,16,3,17,9,1,23,31,34,9,16,3,45,40,3,31,48,19,47,46,27,50,29,31,5,52,53,12,21,53,45,16,20,32,4,11,57,35,9,0,71,49,58,55,63,33,44,79,3,61,28,13,1,64,41,54,27,75,17,10,11,73,75,33,80,60,87];
+    const random = new JavaRandom(20);
+    assert.deepEqual(java.map((_, i) => random.nextInt(i + 1)), java);
   });
 });

@@ -28,7 +28,7 @@ const MS_PER_DAY = 86_400_000;
 const VALIDATION_SET = 20;
 
 /** Java's java.util.Random (48-bit LCG) — the reservoir sample must pick the rows Metabase's picks. */
-class JavaRandom {
+export class JavaRandom {
   // The 48-bit seed as two 24-bit halves, so the arithmetic stays exact in doubles.
   private hi: number;
   private lo: number;
