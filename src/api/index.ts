@@ -32,6 +32,7 @@ import { publicRoutes } from './public.js';
 import { embedRoutes } from './embed.js';
 import { previewEmbedRoutes } from './preview-embed.js';
 import { actionRoutes } from './action.js';
+import { segmentRoutes } from './segment.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -59,6 +60,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   datasetRoutes(r);
   permissionsGraphRoutes(r);
   actionRoutes(r);
+  segmentRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);

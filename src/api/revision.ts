@@ -1,10 +1,10 @@
-// /api/revision: the history of a card (or dashboard) and going back to an earlier version.
+// /api/revision: the history of a card, dashboard or segment and going back to an earlier version.
 
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { listRevisions, revertRevision } from '../revisions/revisions.js';
 
-const ENTITIES = ['card', 'dashboard'] as const;
+const ENTITIES = ['card', 'dashboard', 'segment'] as const;
 
 export function revisionRoutes(r: Routes) {
   r.get('/api/revision', { query: { entity: s.enum(ENTITIES), id: s.posInt() } }, ({ ctx, caller, query }) =>

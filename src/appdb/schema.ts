@@ -15,6 +15,7 @@ import type { BookmarkTables } from '../bookmarks/tables.js';
 import type { QueryTables } from '../query/executions/tables.js';
 import type { DataPermissionTables } from '../permissions/data-tables.js';
 import type { ActionTables } from '../actions/tables.js';
+import type { SegmentTables } from '../segments/tables.js';
 import type { AppLockTables } from './lock-tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
@@ -27,5 +28,7 @@ export interface DB extends QueryTables {}
 export interface DB extends DataPermissionTables {}
 // Actions on models.
 export interface DB extends ActionTables {}
+// Segments (named filters on tables).
+export interface DB extends SegmentTables {}
 // Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
 export interface DB extends AppLockTables {}

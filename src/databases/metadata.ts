@@ -11,6 +11,7 @@ import { databaseOr404 } from './databases.js';
 import { connectionFor } from './connections.js';
 import { checkDatabaseVisible, visibleTablesOf } from './access.js';
 import { fromSource } from './source-errors.js';
+import { segmentsOfTables } from '../segments/segments.js';
 
 export interface MetadataOptions {
   includeHidden: boolean;
@@ -49,9 +50,10 @@ export async function databaseMetadata(ctx: AppContext, caller: Caller, id: numb
   if (!options.skipFields) {
     const fields = await fieldsOf(ctx, tables.map((t) => t.id), options.includeHidden);
     const hydrated = await hydrateFields(ctx, fields, { target: true, dimensions: true, nameField: true, values: true });
+    const segments = await segmentsOfTables(ctx, tables.map((t) => t.id));
     for (const t of tablesJson) {
       t.fields = hydrated.filter((f) => f.table_id === t.id);
-      t.segments = [];
+      t.segments = segments.get(t.id as number) ?? [];
       t.metrics = [];
     }
   }

@@ -14,6 +14,7 @@ import { checkTableVisible, dataAccess, visibleTablesOf, type DataAccess } from 
 import { connectionFor } from './connections.js';
 import { runExclusive } from '../sync/runner.js';
 import { scanFieldValues } from '../sync/field-values.js';
+import { segmentsOfTables } from '../segments/segments.js';
 
 export async function tableOr404(ctx: AppContext, id: number): Promise<TableRow> {
   const row = await ctx.db.selectFrom('metabase_table').selectAll().where('id', '=', id).executeTakeFirst();
@@ -123,7 +124,7 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, id: number,
     db: dbs.get(table.db_id) ?? null,
     fields,
     fks: await foreignKeysInto(ctx, id, access),
-    segments: [],
+    segments: (await segmentsOfTables(ctx, [id])).get(id) ?? [],
     metrics: [],
     dimension_options: DIMENSION_OPTIONS,
   };
@@ -174,7 +175,7 @@ export async function relatedToTable(ctx: AppContext, caller: Caller, id: number
   const linked = new Set([...linkingToIds, ...linkedFromIds]);
   return {
     table: tableJson(table),
-    segments: [],
+    segments: (await segmentsOfTables(ctx, [id])).get(id) ?? [],
     metrics: [],
     'linking-to': pick(linkingToIds),
     'linked-from': pick(linkedFromIds),

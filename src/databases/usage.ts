@@ -1,10 +1,11 @@
 // What uses a database (for the "are you sure?" dialog before deleting it) and card suggestions for SQL template
-// tags. Reads cards (owned by src/cards) without writing them.
+// tags. Reads cards (owned by src/cards) without writing them; segments are counted by src/segments.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { bool } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { countSegmentsOfDatabase } from '../segments/segments.js';
 
 export async function usageInfo(ctx: AppContext, databaseId: number): Promise<Record<string, number>> {
   const rows = await ctx.db
@@ -15,7 +16,7 @@ export async function usageInfo(ctx: AppContext, databaseId: number): Promise<Re
     .groupBy('type')
     .execute();
   const count = (type: string) => Number(rows.find((r) => r.type === type)?.n ?? 0);
-  return { question: count('question'), dataset: count('model'), metric: count('metric'), segment: 0 };
+  return { question: count('question'), dataset: count('model'), metric: count('metric'), segment: await countSegmentsOfDatabase(ctx, databaseId) };
 }
 
 /** Cards of the database whose name contains `query` (or whose id it is), for `{{#123-name}}` tags. */

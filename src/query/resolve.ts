@@ -143,19 +143,35 @@ class Resolver {
         metricDefinitions.set(id, { aggregation: def.aggregation[0], filter: def.filter ?? null, name: m.name });
       }
     }
-    const segments = await findSegments(this.ctx, [...segmentIds]);
+    // Segments may use other segments: load them level by level (one batch each).
     const segmentFilters = new Map<number, Clause>();
-    for (const id of segmentIds) {
-      const s = segments.get(id);
-      if (!s) throw invalidQuery(`Segment ${id} does not exist.`);
-      const def = normalizeQuery({ database: 0, type: 'query', query: { 'source-table': s.table_id, ...s.definition } }).query!;
-      if (!def.filter) throw invalidQuery(`Segment ${id} has no filter.`);
-      segmentFilters.set(id, def.filter);
+    let pendingSegments = [...segmentIds];
+    for (let depth = 0; pendingSegments.length; depth++) {
+      if (depth > MAX_DEPTH) throw invalidQuery('Segments are nested too deeply (or in a cycle).');
+      const segments = await findSegments(this.ctx, pendingSegments);
+      const next = new Set<number>();
+      for (const id of pendingSegments) {
+        const s = segments.get(id);
+        if (!s) throw invalidQuery(`Segment ${id} does not exist.`);
+        const def = normalizeQuery({ database: 0, type: 'query', query: { 'source-table': s.table_id, ...s.definition } }).query!;
+        if (!def.filter) throw invalidQuery(`Segment ${id} has no filter.`);
+        segmentFilters.set(id, def.filter);
+        walkClauses(def.filter, (c) => {
+          if (c[0] === 'segment' && typeof c[1] === 'number' && !segmentFilters.has(c[1])) next.add(c[1]);
+        });
+      }
+      pendingSegments = [...next].filter((id) => !segmentFilters.has(id));
     }
+    const inlineSegments = (x: unknown, depth = 0): unknown =>
+      mapClauses(x, (c) => {
+        if (c[0] !== 'segment' || typeof c[1] !== 'number') return c;
+        if (depth > MAX_DEPTH) throw invalidQuery('Segments are nested too deeply (or in a cycle).');
+        return inlineSegments(segmentFilters.get(c[1])!, depth + 1);
+      });
     eachStage(query, (stage) => {
       const s = stage as MbqlQuery;
       if (s.aggregation) s.aggregation = s.aggregation.map((a) => mapClauses(a, (c) => (c[0] === 'metric' ? metricAggregation(metricDefinitions.get(c[1])!) : c)) as Clause);
-      const replaceSegments = (x: unknown) => mapClauses(x, (c) => (c[0] === 'segment' && typeof c[1] === 'number' ? segmentFilters.get(c[1])! : c));
+      const replaceSegments = (x: unknown) => inlineSegments(x);
       if (s.filter) s.filter = simplifyFilter(replaceSegments(s.filter)) as Clause;
       if (s.aggregation) s.aggregation = s.aggregation.map((a) => replaceSegments(a) as Clause);
       if ((stage as Join).condition) (stage as Join).condition = replaceSegments((stage as Join).condition) as Clause;

@@ -1,4 +1,4 @@
-// Revision history for cards (and, later, dashboards): every saved state is kept (the 15 newest per object), and
+// Revision history for cards, dashboards and segments: every saved state is kept (the 15 newest per object), and
 // listed with Metabase's human descriptions ("renamed this Card from "A" to "B" and modified the query.").
 // A model plugs in with `registerRevisionable` (how to check access, and how to go back to an old state).
 
@@ -23,6 +23,8 @@ export interface Revisionable {
   revert(ctx: AppContext, db: Db, caller: Caller, id: number, object: Record<string, unknown>): Promise<void>;
   /** The model's own wording for some changed keys (see describe.ts). */
   describeKey?: KeyDescriber;
+  /** The model's own `diff` of two recorded states (`before` null for the oldest); default `diffMap`, null first. */
+  diff?: (before: Record<string, unknown> | null, after: Record<string, unknown>) => unknown;
 }
 
 const revisionables = new Map<string, Revisionable>();
@@ -125,7 +127,7 @@ async function nameLookup(db: Db, objects: Array<Record<string, unknown>>): Prom
   return { collection: (id) => c.get(id) ?? null, dashboard: (id) => d.get(id) ?? null };
 }
 
-async function detailed(db: Db, model: string, rows: RevisionRow[], describeKey?: KeyDescriber) {
+async function detailed(db: Db, model: string, rows: RevisionRow[], describeKey?: KeyDescriber, diff?: Revisionable['diff']) {
   // rows newest first; each is described against the one before it
   const objects = rows.map((r) => parseJson<Record<string, unknown>>(r.object, {}));
   const names = await nameLookup(db, objects);
@@ -158,7 +160,7 @@ async function detailed(db: Db, model: string, rows: RevisionRow[], describeKey?
       user: user
         ? { id: user.id, first_name: user.first_name, last_name: user.last_name, common_name: commonName(user) }
         : null,
-      diff: previous ? diffMap(previous, object) : null,
+      diff: diff ? diff(previous, object) : previous ? diffMap(previous, object) : null,
       description: change.description,
       has_multiple_changes: change.hasMultipleChanges,
     };
@@ -175,7 +177,7 @@ export async function listRevisions(ctx: AppContext, caller: Caller, entity: str
     .where('model_id', '=', id)
     .orderBy('id', 'desc')
     .execute()) as RevisionRow[];
-  return detailed(ctx.db, r.model, rows, r.describeKey);
+  return detailed(ctx.db, r.model, rows, r.describeKey, r.diff);
 }
 
 /** Goes back to a revision and records that as a new (reversion) revision, which is returned. */
@@ -204,7 +206,7 @@ export async function revertRevision(ctx: AppContext, caller: Caller, entity: st
     .orderBy('id', 'desc')
     .limit(2)
     .execute()) as RevisionRow[];
-  return (await detailed(ctx.db, r.model, rows, r.describeKey))[0];
+  return (await detailed(ctx.db, r.model, rows, r.describeKey, r.diff))[0];
 }
 
 export interface LastEditInfo {

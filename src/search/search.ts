@@ -1,5 +1,5 @@
 // GET /api/search (reference §15): one ranked, permission-aware list over cards, models, metrics, dashboards,
-// collections, tables, databases, actions (and snippets when asked for), with Metabase's filters.
+// collections, segments, tables, databases, actions (and snippets when asked for), with Metabase's filters.
 //
 // Flow: load the candidates of each requested kind (only what the caller may see), keep those matching the text
 // and the filters, score each one (text match, pinned, bookmarked, recency, dashboard use, kind), sort, page.
@@ -18,10 +18,13 @@ import { parseDateFilter, inInterval } from './date-filter.js';
 import { dataAccess } from '../permissions/data-access.js';
 import { snippetAccess } from '../permissions/snippets.js';
 import { legacyQuery } from '../cards/query-info.js';
+import { segmentSearchRows } from '../segments/segments.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
-const DEFAULT_MODELS = ['dashboard', 'metric', 'card', 'dataset', 'collection', 'table', 'database', 'action'];
+const DEFAULT_MODELS = ['dashboard', 'metric', 'segment', 'card', 'dataset', 'collection', 'table', 'database', 'action'];
+/** Kinds that live outside collections (a `collection` filter leaves them out; their `collection` is all nulls). */
+const OUTSIDE_COLLECTIONS = ['table', 'database', 'segment'];
 
 export interface SearchOptions {
   q: string | null;
@@ -286,6 +289,36 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       });
     }
   }
+  if (models.has('segment')) {
+    // Segments are found by those who may query their tables; archived ones by admins, who may restore them.
+    const rows = options.archived && !access.caller.isSuperuser ? [] : await segmentSearchRows(ctx, access.caller, { archived: options.archived, tableDbId: options.tableDbId });
+    for (const row of rows) {
+      out.push({
+        model: 'segment',
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        texts: [row.description ?? ''],
+        collectionId: null,
+        collectionPosition: null,
+        creatorId: null,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        lastEditedAt: null,
+        lastEditorId: null,
+        databaseId: row.db_id,
+        dashboardcardCount: 0,
+        json: {
+          table_id: row.table_id,
+          table_name: row.table_name,
+          table_schema: row.table_schema,
+          table_description: row.table_description,
+          database_id: row.db_id,
+          archived: bool(row.archived),
+        },
+      });
+    }
+  }
   if (models.has('database') && !options.archived) {
     const rows = await ctx.db
       .selectFrom('metabase_database')
@@ -425,7 +458,7 @@ export async function search(ctx: AppContext, caller: Caller, options: SearchOpt
       const row = home === null ? undefined : collectionById.get(home);
       const inside = row !== undefined && (row.id === options.collection || locationIds(row.location).includes(options.collection));
       if (!inside || (c.model === 'collection' && c.id === options.collection)) continue;
-      if (['table', 'database'].includes(c.model)) continue;
+      if (OUTSIDE_COLLECTIONS.includes(c.model)) continue;
     }
     if (options.personalFilter && options.personalFilter !== 'all') {
       const owner = c.model === 'collection' ? ownerOfTree(c.id) : ownerOfTree(c.collectionId);
@@ -496,7 +529,7 @@ export async function search(ctx: AppContext, caller: Caller, options: SearchOpt
     name: c.name,
     description: c.description,
     archived: options.archived,
-    collection: ['table', 'database'].includes(c.model) ? { id: null, name: null, authority_level: null, type: null } : collectionJson(c.collectionId),
+    collection: OUTSIDE_COLLECTIONS.includes(c.model) ? { id: null, name: null, authority_level: null, type: null } : collectionJson(c.collectionId),
     collection_position: c.collectionPosition,
     database_id: c.databaseId,
     table_id: null,

@@ -205,6 +205,14 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/revision/:entity/:id': {},
   'POST /api/revision/revert': invalid,
   'GET /api/search': signedIn,
+  // segments: read by whoever may query their table, written by admins (PUT/DELETE need a revision_message)
+  'GET /api/segment': signedIn, // the no-data user's list is empty
+  'POST /api/segment': { admin: 400 },
+  'GET /api/segment/:id': dataRead,
+  'PUT /api/segment/:id': { admin: 400 },
+  'DELETE /api/segment/:id': { query: () => ({ revision_message: 'matrix' }) }, // archives it
+  'GET /api/segment/:id/revisions': dataRead,
+  'POST /api/segment/:id/revert': { admin: 400 },
   'GET /api/setting': {},
   'PUT /api/setting': { users: 204 }, // nothing sent; users may change only their own settings
   'GET /api/setting/:key': signedIn,

@@ -1,8 +1,8 @@
 // What the authorization matrix points its requests at: the Sample Database, an admin-only collection holding a
 // card, a dashboard, a timeline and its event (all named with a marker that must never show up in a denied body),
-// public links and embedding tokens for them, a group, a membership, an API key and a snippet — and the four callers:
-// anonymous, an ordinary user (in a group that may query the Sample Database), a user whose groups have no data
-// access (All Users only, which may query nothing), and the admin.
+// public links and embedding tokens for them, a group, a membership, an API key, a snippet and a segment — and the four
+// callers: anonymous, an ordinary user (in a group that may query the Sample Database), a user whose groups have no
+// data access (All Users only, which may query nothing), and the admin.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +35,8 @@ export interface MatrixFixtures {
   membershipId: number;
   apiKeyId: number;
   snippetId: number;
+  /** A segment on PRODUCTS (readable by the ordinary user, not by the no-data user). */
+  segmentId: number;
   timelineId: number;
   eventId: number;
   /** A query action on a model (in the admin-only collection) over a PostgreSQL warehouse, shared by public link. */
@@ -112,6 +114,14 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
   const timeline = ok(await admin.post('/api/timeline', { name: `${SECRET_MARKER} timeline`, collection_id: collection.id }), 'timeline');
   const event = ok(await admin.post('/api/timeline-event', { name: `${SECRET_MARKER} event`, timeline_id: timeline.id, timestamp: '2024-01-01T00:00:00Z', timezone: 'UTC' }), 'event');
   const snippet = ok(await admin.post('/api/native-query-snippet', { name: 'matrix snippet', content: 'PRODUCTS' }), 'snippet');
+  const segment = ok(
+    await admin.post('/api/segment', {
+      name: `${SECRET_MARKER} segment`,
+      table_id: sample.table('PRODUCTS'),
+      definition: { 'source-table': sample.table('PRODUCTS'), filter: ['=', ['field', categoryField, null], 'Widget'] },
+    }),
+    'segment',
+  );
   const apiKey = ok(await admin.post('/api/api-key', { name: 'Matrix key', group_id: group.id }), 'api key');
   const warehouse = await addWarehouse(admin, 'postgres');
   const model = await tableModel(admin, warehouse, 'customers', collection.id);
@@ -136,6 +146,7 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     membershipId: (members as Array<{ user_id: number; membership_id: number }>).find((m) => m.user_id === userRow.id)!.membership_id,
     apiKeyId: apiKey.id,
     snippetId: snippet.id,
+    segmentId: segment.id,
     timelineId: timeline.id,
     eventId: event.id,
     actionId: action.id,
@@ -162,6 +173,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/permissions/group')) return String(fx.groupId);
     if (at('/api/api-key')) return String(fx.apiKeyId);
     if (at('/api/native-query-snippet')) return String(fx.snippetId);
+    if (at('/api/segment')) return String(fx.segmentId);
     if (at('/api/timeline-event')) return String(fx.eventId);
     if (at('/api/timeline')) return String(fx.timelineId);
     if (at('/api/action')) return String(fx.actionId);
