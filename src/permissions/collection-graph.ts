@@ -13,6 +13,7 @@ import { nowIso, toJson, type Db } from '../appdb/portable.js';
 import type { CollectionPerm } from './collections.js';
 
 export const ADMIN_GROUP_ID = 2;
+export const ADMIN_GROUP_MESSAGE = "You cannot create or revoke permissions for the 'Admin' group.";
 export const STALE_GRAPH_MESSAGE =
   'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.';
 
@@ -126,8 +127,16 @@ export async function updateCollectionGraph(ctx: AppContext, caller: Caller, upd
     const changes: Record<string, GroupGraph> = {};
     const before: Record<string, GroupGraph> = {};
     for (const [groupId, entries] of requested) {
-      // Admins always have everything; unknown groups have nothing to change.
-      if (groupId === ADMIN_GROUP_ID || !existingGroups.has(groupId)) continue;
+      // Admins always have everything: "write" changes nothing, "none" has nothing to revoke (both ignored, as in
+      // Metabase), and "read" is refused as Metabase refuses it. Unknown groups have nothing to change (Metabase
+      // fails on them with a database error).
+      if (groupId === ADMIN_GROUP_ID) {
+        for (const [key, perm] of entries) {
+          if (perm === 'read' && (key === 'root' || eligible.has(key))) throw badRequest(ADMIN_GROUP_MESSAGE);
+        }
+        continue;
+      }
+      if (!existingGroups.has(groupId)) continue;
       const old = current.groups[String(groupId)] ?? {};
       for (const [key, perm] of entries) {
         if (key !== 'root' && !eligible.has(key)) continue; // personal, archived or other-namespace collections
