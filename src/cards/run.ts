@@ -13,7 +13,7 @@ import { runPivotQuery } from '../query/pivot.js';
 import { normalizeParameter } from '../query/mbql/normalize.js';
 import { readableCard } from './cards.js';
 import { setResultMetadataProvider } from './result-metadata.js';
-import { datasetQueryOf, parametersOf, type CardRow } from './store.js';
+import { datasetQueryOf, modelMetadataOf, parametersOf, type CardRow } from './store.js';
 
 type Obj = Record<string, unknown>;
 
@@ -71,6 +71,7 @@ export async function runCard(ctx: AppContext, caller: Caller, reply: FastifyRep
     cardId: card.id,
     dashboardId: options.dashboardId ?? null,
     parameters: cardRunParameters(card, options.parameters),
+    modelMetadata: modelMetadataOf(card),
   };
   await touchLastUsed(ctx, card.id);
   return runQuery(ctx, reply, request);
@@ -97,6 +98,7 @@ export async function exportCard(ctx: AppContext, caller: Caller, reply: Fastify
     parameters: cardRunParameters(card, options.parameters),
     filename: `${slugify(card.name) || 'query_result'}_${new Date().toISOString()}`,
     visualizationSettings: parseJson<Obj>(card.visualization_settings, {}),
+    modelMetadata: modelMetadataOf(card),
   };
   await touchLastUsed(ctx, card.id);
   if (options.pivotResults && query.type === 'query') return runPivotQuery(ctx, reply, { ...request, pivot: pivotOf(card) });
@@ -128,6 +130,7 @@ export async function runCardPivot(ctx: AppContext, caller: Caller, reply: Fasti
     cardId: card.id,
     parameters: cardRunParameters(card, options.parameters),
     pivot: pivotOf(card),
+    modelMetadata: modelMetadataOf(card),
   });
 }
 

@@ -37,6 +37,16 @@ export function resultMetadataOf(row: CardRow): Array<Record<string, unknown>> |
   return parseJson<Array<Record<string, unknown>> | null>(row.result_metadata, null);
 }
 
+/**
+ * What a run of the card lays over its result columns (QueryRequest.modelMetadata): a model's result_metadata, with
+ * the edits made to it; null for questions and metrics.
+ */
+export function modelMetadataOf(row: CardRow): Array<Record<string, unknown> & { name: string }> | null {
+  if (row.type !== 'model') return null;
+  const metadata = resultMetadataOf(row);
+  return Array.isArray(metadata) ? (metadata.filter((m) => m && typeof m.name === 'string') as Array<Record<string, unknown> & { name: string }>) : null;
+}
+
 /** The item model of a card in collection listings: saved questions are "card", models "dataset", metrics "metric". */
 export function itemModelOf(type: string): 'card' | 'dataset' | 'metric' {
   return type === 'model' ? 'dataset' : type === 'metric' ? 'metric' : 'card';

@@ -16,7 +16,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { bool, parseJson } from '../appdb/portable.js';
 import { slugify } from '../util/slug.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
-import { cardsByIds, datasetQueryOf, type CardRow } from '../cards/store.js';
+import { cardsByIds, datasetQueryOf, modelMetadataOf, type CardRow } from '../cards/store.js';
 import { cardRunParameters } from '../cards/run.js';
 import { QueryError, runQuery, type ExportFormat, type QueryRequest } from '../query/index.js';
 import { replyWithQueryError } from '../query/run.js';
@@ -180,6 +180,7 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
     parameters,
     // every target comes from the dashcard's saved mappings (the viewer sends values only)
     savedParameterTargets: true,
+    modelMetadata: modelMetadataOf(card),
     ...(format
       ? {
           exportFormat: format,

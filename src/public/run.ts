@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { Respond } from '../http/route.js';
 import { parseJson } from '../appdb/portable.js';
 import { slugify } from '../util/slug.js';
-import { datasetQueryOf, type CardRow } from '../cards/store.js';
+import { datasetQueryOf, modelMetadataOf, type CardRow } from '../cards/store.js';
 import { runQuery, runQueryToMemory, runPivotQuery, type ExportFormat, type QueryRequest } from '../query/index.js';
 import { captureReply, sharedResult } from './results.js';
 
@@ -55,6 +55,7 @@ export async function runShared(ctx: AppContext, reply: FastifyReply, run: Share
     dashboardId: run.dashboardId ?? null,
     parameters: run.parameters,
     signal: disconnectSignal(reply),
+    modelMetadata: modelMetadataOf(run.card),
   };
   const format = run.exportFormat;
   const filename = `${slugify(run.card.name) || 'query_result'}_${new Date().toISOString()}`;

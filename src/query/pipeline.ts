@@ -23,7 +23,7 @@ import type { Driver } from '../drivers/driver.js';
 import { loadDatabaseRow } from '../databases/connections.js';
 import type { DatabaseRow } from '../databases/database-row.js';
 import { checkQueryAllowed } from '../permissions/query.js';
-import type { Constraints, DatasetQuery, MbqlQuery, NativeSource, Parameter } from './mbql/types.js';
+import type { ColumnMetadata, Constraints, DatasetQuery, MbqlQuery, NativeSource, Parameter } from './mbql/types.js';
 import { normalizeQuery, normalizeParameter } from './mbql/normalize.js';
 import { validateQuery } from './mbql/validate.js';
 import { walkClauses } from './mbql/clauses.js';
@@ -55,6 +55,12 @@ export interface QueryRequest {
   dashboardId?: number | null;
   pulseId?: number | null;
   actionId?: number | null;
+  /**
+   * The `result_metadata` of the model being run (a card of type `model`: its own run, dashcard, export, public and
+   * embed runs): the edits made to it — display names, descriptions, semantic types, settings… — are laid over the
+   * result columns (`results/annotate.ts`, `applyModelMetadata`). Null or absent for anything else.
+   */
+  modelMetadata?: ColumnMetadata[] | null;
   /** Parameters to apply on top of the query's own `parameters`. */
   parameters?: unknown[];
   /**

@@ -17,7 +17,7 @@ import { findDriver } from '../drivers/registry.js';
 import { prepareQuery, displaySql, type PreparedQuery, type QueryRequest } from './pipeline.js';
 import { QueryError, PUBLIC_ERROR_TYPES } from './errors.js';
 import { FairQueue } from './execute/queue.js';
-import { mbqlCols, nativeCols, ResultsMetadataBuilder, type Col } from './results/annotate.js';
+import { mbqlCols, nativeCols, applyModelMetadata, ResultsMetadataBuilder, type Col } from './results/annotate.js';
 import { InsightsBuilder } from './results/insights.js';
 import { converterFor, TemporalFormatter, isIdentity, type Converter } from './results/values.js';
 import { formattedConverter } from './results/format.js';
@@ -153,7 +153,8 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
     const queue = queueOf(ctx, prepared.database.id, prepared.database.name, driver.maxConcurrency);
     release = await queue.acquire(String(request.caller?.user.id ?? 'anonymous'), signal);
     stream = await connection.execute(prepared.sql, prepared.params, { signal, timezone: prepared.sessionTimezone });
-    const cols = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
+    const planned = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
+    const cols = request.modelMetadata?.length ? applyModelMetadata(planned, request.modelMetadata) : planned;
     const convert = converters(cols, sink, prepared);
     const active = convert.map((c, i) => (isIdentity(c) ? -1 : i)).filter((i) => i >= 0);
     const metadata = wantMetadata ? new ResultsMetadataBuilder(cols) : null;

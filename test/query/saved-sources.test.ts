@@ -60,6 +60,55 @@ forEachAppDb('saved sources', (server: () => TestServer) => {
     assert.equal(title.description, 'What we call it');
   });
 
+  test('running a model lays its edited metadata over its columns: card, export, dashcard and public runs', async () => {
+    const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
+    const model = await card('Orders by category model', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [category] }), { type: 'model' });
+    const native = await card('Native counts model', w.native('SELECT "CATEGORY", COUNT(*) AS "Count" FROM "PRODUCTS" GROUP BY "CATEGORY" ORDER BY "CATEGORY"'), { type: 'model' });
+    const question = await card('Orders by category question', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [category] }));
+    const edit = async (id: number, edits: Record<string, Record<string, unknown>>) => {
+      const metadata = (await admin.get(`/api/card/${id}`)).body.result_metadata;
+      const edited = metadata.map((m: any) => ({ ...m, ...(edits[m.name] ?? {}) }));
+      assert.equal((await admin.put(`/api/card/${id}`, { result_metadata: edited })).status, 200);
+    };
+    const kind = { display_name: 'Kind', description: 'What sort of product', semantic_type: null, settings: { column_title: 'ignored here' }, visibility_type: 'normal' };
+    await edit(model.id, { CATEGORY: kind, count: { display_name: 'Order Count' } });
+    await edit(native.id, { CATEGORY: { display_name: 'Kind' }, Count: { display_name: 'Order Count', semantic_type: 'type/Quantity' } });
+    await edit(question.id, { CATEGORY: { display_name: 'Kind' } });
+
+    const run = async (id: number) => {
+      const r = await admin.post(`/api/card/${id}/query`, {});
+      assert.equal(r.body.status, 'completed', r.body.error);
+      return r.body.data;
+    };
+    const data = await run(model.id);
+    const [cat, count] = data.cols;
+    assert.deepEqual([cat.display_name, cat.description, cat.semantic_type, cat.settings, cat.visibility_type], ['Kind', 'What sort of product', null, { column_title: 'ignored here' }, 'normal']);
+    // Aggregation columns keep their computed names (Metabase merges model metadata into the others only).
+    assert.equal(count.display_name, 'Count');
+    assert.equal(data.results_metadata.columns[0].display_name, 'Kind');
+    const nativeCols = (await run(native.id)).cols;
+    assert.deepEqual(nativeCols.map((c: any) => [c.display_name, c.semantic_type ?? null]), [['Kind', null], ['Order Count', 'type/Quantity']]);
+    assert.equal((await run(question.id)).cols[0].display_name, 'Product → Category', 'a question’s saved metadata is not laid over its results');
+
+    const csv = await admin.post(`/api/card/${native.id}/query/csv`, {});
+    assert.equal(csv.text.split('\n')[0], 'Kind,Order Count');
+    assert.equal((await admin.post(`/api/card/${model.id}/query/csv`, {})).text.split('\n')[0], 'Kind,Count');
+
+    const dashboard = (await admin.post('/api/dashboard', { name: 'Model board' })).body;
+    const put = await admin.put(`/api/dashboard/${dashboard.id}`, { dashcards: [{ id: -1, card_id: native.id, row: 0, col: 0, size_x: 6, size_y: 4, parameter_mappings: [], visualization_settings: {}, series: [] }] });
+    assert.equal(put.status, 200, put.text);
+    const dashcardId = put.body.dashcards[0].id;
+    const viaDashboard = await admin.post(`/api/dashboard/${dashboard.id}/dashcard/${dashcardId}/card/${native.id}/query`, {});
+    assert.deepEqual(viaDashboard.body.data.cols.map((c: any) => c.display_name), ['Kind', 'Order Count']);
+
+    await admin.put('/api/setting/enable-public-sharing', { value: true });
+    const uuid = (await admin.post(`/api/card/${native.id}/public_link`)).body.uuid;
+    const shared = await server().anon.get(`/api/public/card/${uuid}/query`);
+    assert.deepEqual(shared.body.data.cols.map((c: any) => c.display_name), ['Kind', 'Order Count']);
+    const sharedCsv = await server().anon.get(`/api/public/card/${uuid}/query/csv`);
+    assert.equal(sharedCsv.text.split('\n')[0], 'Kind,Order Count');
+  });
+
   test('a source-field ref to a column the source already has reads that column (no second join)', async () => {
     const category = w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY');
     const byCategory = await card('Orders by product category', w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [category] }));

@@ -4,6 +4,7 @@
 
 import type { ResultColumn } from '../../drivers/driver.js';
 import type { StageColumn } from '../compile/stage.js';
+import type { ColumnMetadata } from '../mbql/types.js';
 import { UniqueNames } from '../compile/names.js';
 import { isNumeric, isTemporal, isText } from '../compile/types.js';
 
@@ -66,6 +67,26 @@ export function mbqlCols(plan: StageColumn[], driverColumns: ResultColumn[]): Co
     cols.push(...nativeCols(driverColumns.slice(plan.length), names));
   }
   return cols;
+}
+
+/** What a model's saved metadata may change in the columns of its own results (Metabase's preserved keys). */
+const MODEL_KEYS = ['id', 'description', 'display_name', 'semantic_type', 'fk_target_field_id', 'settings', 'visibility_type'] as const;
+
+/**
+ * A model's run: its saved (user-edited) metadata laid over the result columns, matched by name — except
+ * aggregation columns, whose computed names and types stay, as in Metabase. Keys present in the metadata win, null
+ * included (a semantic type taken off stays off).
+ */
+export function applyModelMetadata(cols: Col[], metadata: ColumnMetadata[]): Col[] {
+  const byName = new Map(metadata.filter((m) => m && typeof m.name === 'string').map((m) => [m.name, m]));
+  return cols.map((c) => {
+    const m = c.source === 'aggregation' ? undefined : byName.get(c.name);
+    if (!m) return c;
+    const out: Record<string, unknown> = { ...c };
+    for (const key of MODEL_KEYS) if (m[key] !== undefined) out[key] = m[key];
+    if (typeof out.display_name !== 'string') out.display_name = c.display_name;
+    return out as Col;
+  });
 }
 
 /** `cols` of a native result: the driver's columns, duplicate names made unique (`ID`, `ID_2`). */
