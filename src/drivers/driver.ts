@@ -11,6 +11,7 @@
 //       DATE → "2024-01-31"; TIME → "10:30:00" or "10:30:00.123";
 //       TIMESTAMP without time zone → "2024-01-31T10:30:00" or "2024-01-31T10:30:00.123" (no offset);
 //       TIMESTAMP WITH TIME ZONE → the instant in UTC with "Z", e.g. "2024-01-31T10:30:00Z";
+//       infinite dates and timestamps (PostgreSQL, DuckDB) → "infinity" / "-infinity";
 //   - NULL: null.
 
 import type { EngineDescriptor } from './engines.js';

@@ -68,6 +68,46 @@ describe('bad input fails clearly', () => {
       /Invalid value for a string\/= parameter/,
     ));
 
+  // Clauses on columns of the wrong type are refused as Metabase's query schema and temporal-bucketing check do.
+  test('a temporal unit on a number, or a time unit on a date', async () => {
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']], breakout: [w.f('ORDERS', 'TOTAL', { 'temporal-unit': 'month' })] }), 'invalid-query', /Unsupported temporal bucketing: You can't bucket a :type\/Float Field by :month\./);
+    await expectFailure((w) => countOrders(w, ['=', w.f('ORDERS', 'QUANTITY', { 'temporal-unit': 'year' }), 2024]), 'invalid-query', /You can't bucket a :type\/Integer Field by :year/);
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('PEOPLE'), aggregation: [['count']], breakout: [w.f('PEOPLE', 'BIRTH_DATE', { 'temporal-unit': 'hour' })] }), 'invalid-query', /You can't bucket a :type\/Date Field by :hour/);
+    // `default` is no bucketing: fine on anything.
+    const r = await admin.post('/api/dataset', wh.sqlite.mbql({ 'source-table': wh.sqlite.t('ORDERS'), aggregation: [['count']], filter: ['=', wh.sqlite.f('ORDERS', 'QUANTITY', { 'temporal-unit': 'default' }), 2] }));
+    assert.equal(r.body.status, 'completed', r.body.error);
+  });
+
+  test('sum, avg and the other number aggregations of a date or text', async () => {
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['sum', w.f('ORDERS', 'CREATED_AT')]] }), 'invalid-query', /sum needs a number, but Created At is a type\/DateTime/);
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['avg', w.f('PRODUCTS', 'TITLE')]] }), 'invalid-query', /avg needs a number, but Title is a type\/Text/);
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['cum-sum', w.f('ORDERS', 'CREATED_AT')]], breakout: [w.f('ORDERS', 'QUANTITY')] }), 'invalid-query', /cum-sum needs a number/);
+  });
+
+  test('contains and the other text filters on a number, a date or a boolean', async () => {
+    await expectFailure((w) => countOrders(w, ['contains', w.f('ORDERS', 'TOTAL'), '12']), 'invalid-query', /contains needs text, but Total is a type\/Float/);
+    await expectFailure((w) => countOrders(w, ['starts-with', w.f('ORDERS', 'CREATED_AT'), '2024', { 'case-sensitive': false }]), 'invalid-query', /starts-with needs text, but Created At is a type\/DateTime/);
+  });
+
+  test('substring with a start that is no number', async () => {
+    const title = (w: Warehouse, start: unknown) => w.mbql({ 'source-table': w.t('PRODUCTS'), expressions: { s: ['substring', w.f('PRODUCTS', 'TITLE'), start, 3] }, fields: [['expression', 's']], limit: 1 });
+    await expectFailure((w) => title(w, 'abc'), 'invalid-query', /The substring start must be a number, not "abc"/);
+    await expectFailure((w) => title(w, w.f('PRODUCTS', 'CATEGORY')), 'invalid-query', /The substring start must be a number, but Category is a type\/Text/);
+    const r = await admin.post('/api/dataset', title(wh.postgres, ['+', 1, 1]));
+    assert.equal(r.body.status, 'completed', r.body.error);
+  });
+
+  test('infinite timestamps read as infinity on DuckDB as on PostgreSQL; time with zone as ISO offset times', async () => {
+    for (const e of ['postgres', 'duckdb'] as const) {
+      const sqlText = `SELECT 'infinity'::timestamp AS a, '-infinity'::timestamp AS b, 'infinity'::timestamptz AS c, 'infinity'::date AS d, '06:38:23.4024+00'::timetz AS t, '06:38:23+05:30'::timetz AS u`;
+      const r = await admin.post('/api/dataset', wh[e].native(sqlText));
+      assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
+      assert.deepEqual(r.body.data.rows, [['infinity', '-infinity', 'infinity', 'infinity', '06:38:23.4024Z', '06:38:23+05:30']], e);
+      const csv = await admin.post('/api/dataset/csv', { query: wh[e].native(sqlText) });
+      assert.equal(csv.text.split('\n')[1], 'infinity,-infinity,infinity,infinity,06:38:23.4024Z,06:38:23+05:30', e);
+    }
+  });
+
   test('70,000 IN values: one parameter on PostgreSQL and SQLite, a clear refusal past MySQL’s limit', async () => {
     const ids = Array.from({ length: 70_000 }, (_, i) => i + 1);
     for (const e of ENGINES) {

@@ -180,8 +180,8 @@ export class ExpressionCompiler {
         return { sql: d.concat(args.map((a) => this.textValue(a))), type: 'type/Text' };
       case 'substring': {
         const s = this.value(args[0]).sql;
-        const start = this.integerArg(args[1]);
-        const length = args[2] === undefined ? null : this.integerArg(args[2]);
+        const start = this.integerArg(args[1], 'substring start');
+        const length = args[2] === undefined ? null : this.integerArg(args[2], 'substring length');
         return { sql: d.substring(s, start, length), type: 'type/Text' };
       }
       case 'length':
@@ -210,7 +210,7 @@ export class ExpressionCompiler {
         return { sql: this.urlPart(name, this.value(args[0]).sql), type: 'type/Text' };
       case 'split-part':
         this.need('split-part', 'split-part');
-        return { sql: d.splitPart(this.value(args[0]).sql, this.textValue(args[1]), this.integerArg(args[2])), type: 'type/Text' };
+        return { sql: d.splitPart(this.value(args[0]).sql, this.textValue(args[1]), this.integerArg(args[2], 'split-part index')), type: 'type/Text' };
       case 'month-name':
         return { sql: this.nameCase(this.value(args[0]).sql, MONTHS.map((m, i) => [i + 1, m])), type: 'type/Text' };
       case 'quarter-name':
@@ -327,9 +327,13 @@ export class ExpressionCompiler {
     return this.value(x).sql;
   }
 
-  private integerArg(x: unknown): Sql {
+  /** A whole-number argument: a number, or an expression of a numeric type (text, dates, booleans are refused). */
+  private integerArg(x: unknown, what: string): Sql {
     if (typeof x === 'number') return sql`${param(Math.trunc(x), 'integer')}`;
-    return this.value(x).sql;
+    if (!isClause(x)) throw invalidQuery(`The ${what} must be a number, not ${JSON.stringify(x)}.`);
+    const v = this.value(x);
+    if (!isNumeric(v.type) && v.type !== 'type/*') throw invalidQuery(`The ${what} must be a number, but ${this.describe(x)} is a ${v.type}.`);
+    return v.sql;
   }
 
   private temporalOf(t: Typed): Sql {
@@ -820,6 +824,8 @@ export class ExpressionCompiler {
     const name = clauseName === 'does-not-contain' ? 'contains' : clauseName;
     const caseSensitive = options['case-sensitive'] !== false;
     const v = this.value(field);
+    // Text only, as Metabase's schema has it: a number, date or boolean isn't searched as its text.
+    if (isNumeric(v.type) || isTemporal(v.type) || isBoolean(v.type)) throw invalidQuery(`${clauseName} needs text, but ${this.describe(field)} is a ${v.type}.`);
     const s = isText(v.type) || v.type === 'type/*' ? v.sql : this.d.castToText(v.sql);
     const tests = values.map((value) => {
       const needle = typeof value === 'string' ? sql`${param(value, 'text')}` : this.value(value).sql;
@@ -860,6 +866,12 @@ export class ExpressionCompiler {
     const [name, ...args] = x;
     const d = this.d;
     const arg = () => this.value(args[0]);
+    // sum, avg, stddev, var, median, percentile, cum-sum, sum-where take numbers (Metabase's schema refuses others).
+    const numberArg = () => {
+      const v = arg();
+      if (isTemporal(v.type) || isText(v.type) || isBoolean(v.type)) throw invalidQuery(`${name} needs a number, but ${this.describe(args[0])} is a ${v.type}.`);
+      return v;
+    };
     const semanticOf = (t: Typed & { resolved?: { field: { semantic_type: string | null } | null } }) => {
       const s = t.resolved?.field?.semantic_type ?? null;
       return s === 'type/PK' || s === 'type/FK' ? null : s;
@@ -892,12 +904,12 @@ export class ExpressionCompiler {
         }
         case 'sum':
         case 'cum-sum': {
-          const v = arg();
+          const v = numberArg();
           const type = isInteger(v.type) ? 'type/BigInteger' : isNumeric(v.type) ? v.type : 'type/Float';
           return named(sql`SUM(${v.sql})`, type, semanticOf(v), this.describe(args[0]), name === 'cum-sum' ? { cumulative: 'sum' } : {});
         }
         case 'avg': {
-          const v = arg();
+          const v = numberArg();
           return named(d.avg(v.sql), 'type/Float', semanticOf(v), this.describe(args[0]));
         }
         case 'min':
@@ -910,26 +922,27 @@ export class ExpressionCompiler {
           return named(sql`COUNT(DISTINCT ${arg().sql})`, 'type/BigInteger', 'type/Quantity', this.describe(args[0]));
         case 'stddev':
           this.need('standard-deviation-aggregations', 'stddev');
-          return named(d.stddev(d.castToFloat(arg().sql)), 'type/Float', null, this.describe(args[0]));
+          return named(d.stddev(d.castToFloat(numberArg().sql)), 'type/Float', null, this.describe(args[0]));
         case 'var':
           this.need('standard-deviation-aggregations', 'var');
-          return named(d.variance(d.castToFloat(arg().sql)), 'type/Float', null, this.describe(args[0]));
+          return named(d.variance(d.castToFloat(numberArg().sql)), 'type/Float', null, this.describe(args[0]));
         case 'median':
           this.need('percentile-aggregations', 'median');
-          if (d.percentileAsWindow) return named(this.stage.windowPercentile(d.castToFloat(arg().sql), 0.5), 'type/Float', null, this.describe(args[0]));
-          return named(d.median(d.castToFloat(arg().sql)), 'type/Float', null, this.describe(args[0]));
+          if (d.percentileAsWindow) return named(this.stage.windowPercentile(d.castToFloat(numberArg().sql), 0.5), 'type/Float', null, this.describe(args[0]));
+          return named(d.median(d.castToFloat(numberArg().sql)), 'type/Float', null, this.describe(args[0]));
         case 'percentile': {
           this.need('percentile-aggregations', 'percentile');
           const p = Number(args[1]);
           if (!(p >= 0 && p <= 1)) throw invalidQuery('percentile needs a fraction between 0 and 1.');
-          const value = d.percentileAsWindow ? this.stage.windowPercentile(d.castToFloat(arg().sql), p) : d.percentile(d.castToFloat(arg().sql), sql`${param(p, 'float')}`);
+          const x = numberArg().sql;
+          const value = d.percentileAsWindow ? this.stage.windowPercentile(d.castToFloat(x), p) : d.percentile(d.castToFloat(x), sql`${param(p, 'float')}`);
           const agg = named(value, 'type/Float', null);
           return { ...agg, displayName: aggregationDisplayName('percentile', this.describe(args[0]), p) };
         }
         case 'count-where':
           return named(sql`COUNT(CASE WHEN ${this.condition(args[0])} THEN 1 END)`, 'type/BigInteger', 'type/Quantity');
         case 'sum-where': {
-          const v = arg();
+          const v = numberArg();
           const type = isInteger(v.type) ? 'type/BigInteger' : 'type/Float';
           return named(sql`SUM(CASE WHEN ${this.condition(args[1])} THEN ${v.sql} ELSE 0 END)`, type, semanticOf(v), this.describe(args[0]));
         }

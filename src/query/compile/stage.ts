@@ -330,6 +330,7 @@ export class StageCompiler {
     const resolved = this.resolveField(ref);
     const opts = fieldOptions(ref);
     const unit = opts['temporal-unit'];
+    if (unit && unit !== 'default') checkTemporalUnit(resolved, unit);
     if (unit && unit !== 'default' && isTemporal(resolved.baseType)) {
       if (resolved.column?.unit === unit) return { sql: resolved.sql, type: resolved.column.base_type, resolved, unit };
       return { ...this.bucket(resolved.sql, resolved.baseType, unit), resolved, unit };
@@ -384,7 +385,7 @@ export class StageCompiler {
           throw invalidQuery(`Invalid temporal unit: ${unit}`);
         }
         if (isDate(baseType) && ['millisecond', 'second', 'minute', 'hour'].includes(trunc)) {
-          throw invalidQuery(`Unit ${unit} is not valid for the date column.`);
+          throw invalidQuery(`Unsupported temporal bucketing: You can't bucket a :${baseType} Field by :${unit}.`);
         }
         return { sql: d.truncate(x, trunc, sow), type: isZoned(baseType) ? 'type/DateTime' : baseType };
       }
@@ -724,6 +725,20 @@ export function accumulationBreakout(breakouts: StageColumn[]): number {
     }
   });
   return best === -1 ? breakouts.length - 1 : best;
+}
+
+const DATE_UNITS = new Set(['day', 'day-of-week', 'day-of-month', 'day-of-year', 'week', 'week-of-year', 'month', 'month-of-year', 'quarter', 'quarter-of-year', 'year', 'year-of-era']);
+const TIME_UNITS = new Set(['millisecond', 'second', 'minute', 'minute-of-hour', 'hour', 'hour-of-day']);
+
+/**
+ * Metabase's temporal-bucketing validation: dates take date units, times time units, date-times both, and anything
+ * else none (an unknown `type/*` column and UNIX-timestamp fields are let through).
+ */
+function checkTemporalUnit(resolved: ResolvedField, unit: string): void {
+  const type = resolved.baseType;
+  if (type === 'type/*' || resolved.field?.semantic_type?.startsWith('type/UNIXTimestamp')) return;
+  const valid = isDate(type) ? DATE_UNITS.has(unit) : isTime(type) ? TIME_UNITS.has(unit) : isDateTime(type) ? DATE_UNITS.has(unit) || TIME_UNITS.has(unit) : false;
+  if (!valid) throw invalidQuery(`Unsupported temporal bucketing: You can't bucket a :${type} Field by :${unit}.`);
 }
 
 /** The join a column came from: its own, or the one its saved metadata's field_ref names. */

@@ -88,7 +88,7 @@ export class TemporalFormatter {
     m = TIME.exec(value);
     if (m) {
       const base = `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction(m[4])}`;
-      if (m[5]) return base + (m[5].toUpperCase() === 'Z' ? 'Z' : m[5]);
+      if (m[5]) return base + isoOffset(m[5]);
       return base + (this.utc ? 'Z' : offsetText(this.offsets.atLocal(1970, 1, 1, Number(m[1]))));
     }
     return value;
@@ -105,8 +105,19 @@ export class TemporalFormatter {
     }
     m = ZONED.exec(value);
     if (m) return this.instant(value);
+    // A time with an offset (PostgreSQL's timetz "06:38:23.4024+00"): ISO offset time.
+    m = TIME.exec(value);
+    if (m?.[5]) return `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction(m[4])}${isoOffset(m[5])}`;
     return value;
   }
+}
+
+/** An offset as the engines write it ("+00", "+0530", "-08:00", "Z") → ISO-8601 ("Z", "+05:30", "-08:00"). */
+function isoOffset(text: string): string {
+  if (text.toUpperCase() === 'Z') return 'Z';
+  const digits = text.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0');
+  return offsetText(text[0] === '-' ? -minutes : minutes);
 }
 
 function toBoolean(v: unknown): unknown {
