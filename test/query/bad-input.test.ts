@@ -84,9 +84,11 @@ describe('bad input fails clearly', () => {
     await expectFailure((w) => w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['cum-sum', w.f('ORDERS', 'CREATED_AT')]], breakout: [w.f('ORDERS', 'QUANTITY')] }), 'invalid-query', /cum-sum needs a number/);
   });
 
-  test('contains and the other text filters on a number, a date or a boolean', async () => {
-    await expectFailure((w) => countOrders(w, ['contains', w.f('ORDERS', 'TOTAL'), '12']), 'invalid-query', /contains needs text, but Total is a type\/Float/);
+  test('contains and the other text filters on a date or a boolean (a number is searched as its text)', async () => {
     await expectFailure((w) => countOrders(w, ['starts-with', w.f('ORDERS', 'CREATED_AT'), '2024', { 'case-sensitive': false }]), 'invalid-query', /starts-with needs text, but Created At is a type\/DateTime/);
+    await expectFailure((w) => w.mbql({ 'source-table': w.t('ACCOUNTS'), aggregation: [['count']], filter: ['contains', w.f('ACCOUNTS', 'TRIAL_CONVERTED'), 'tr'] }), 'invalid-query', /contains needs text, but Trial Converted is a type\/Boolean/);
+    const ids = (await admin.post('/api/dataset', wh.postgres.mbql({ 'source-table': wh.postgres.t('ORDERS'), fields: [wh.postgres.f('ORDERS', 'ID')], filter: ['contains', wh.postgres.f('ORDERS', 'ID'), '249'], 'order-by': [['asc', wh.postgres.f('ORDERS', 'ID')]], limit: 3 }))).body.data.rows;
+    assert.deepEqual(ids, [[249], [1249], [2249]]);
   });
 
   test('substring with a start that is no number', async () => {
