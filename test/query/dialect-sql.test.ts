@@ -231,7 +231,12 @@ const CASES: SqlCase[] = [
   {
     name: 'cumulative sum is a window over the grouped query',
     query: (w) => o(w, { aggregation: [['cum-sum', w.f('ORDERS', 'TOTAL')]], breakout: [w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })] }),
-    expect: { all: [/SUM\(.source.\..sum.\) OVER \(ORDER BY .source.\..CREATED_AT. ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW\)/, /FROM \(SELECT .* GROUP BY .*\) AS .source./] },
+    expect: { all: [/SUM\(.source.\..sum.\) OVER \(ORDER BY .source.\..CREATED_AT. ASC[A-Z ]* ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW\)/, /FROM \(SELECT .* GROUP BY .*\) AS .source./] },
+  },
+  {
+    name: 'cumulative count runs along the finest temporal breakout, partitioned by the others, in the order-by direction',
+    query: (w) => o(w, { aggregation: [['cum-count']], breakout: [w.via('ORDERS', 'PRODUCT_ID', 'PRODUCTS', 'CATEGORY'), w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })], 'order-by': [['desc', w.f('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' })]] }),
+    expect: { all: [/SUM\(.source.\..count.\) OVER \(PARTITION BY .source.\..CATEGORY. ORDER BY .source.\..CREATED_AT. DESC[A-Z ]* ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW\)/] },
   },
   {
     name: 'implicit join alias',
