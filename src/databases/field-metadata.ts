@@ -264,9 +264,9 @@ export async function searchFieldValues(ctx: AppContext, id: number, searchId: n
 }
 
 /**
- * GET /api/field/:id/remapping/:remapped-id?value=: [value, display] (just [value] when nothing matches). When the
- * data source can't answer, nothing (Metabase's nil: an empty 204), never a 500. Sensitive fields only with
- * `allowSensitive` (admins).
+ * GET /api/field/:id/remapping/:remapped-id?value=: [value, display] for the first row whose field equals `value`.
+ * When no row matches, or the data source can't answer, nothing (Metabase's nil: an empty 204), never a 500.
+ * Sensitive fields only with `allowSensitive` (admins).
  */
 export async function remappedValue(ctx: AppContext, id: number, remappedId: number, value: string, options: { allowSensitive?: boolean } = {}) {
   const asked = await fieldOr404(ctx, id);
@@ -284,5 +284,5 @@ export async function remappedValue(ctx: AppContext, id: number, remappedId: num
     ctx.log.warn({ err: error, field: id, remapped: remappedId }, 'looking up a remapped value failed');
     return null;
   }
-  return rows.length ? [typed, rows[0][0]] : [typed];
+  return rows.length ? [typed, rows[0][0]] : null;
 }

@@ -1,7 +1,10 @@
-// Step 3 of a sync ("rescan values"): for every list field, fetch its distinct values (at most 1,000, each at most
-// 100 characters, 100,000 characters in all) and store them for filter dropdowns. A field that turns out to have
-// too many or too long values stops being an auto-list (it gets a search box instead). Human-readable remappings
-// an admin set are carried over to the values that still exist.
+// Step 3 of a sync ("rescan values"): for every list field, fetch its distinct values and store them for filter
+// dropdowns — Metabase's limits: at most 1,000 values and 100,000 characters in all (1,000 values of 100 characters;
+// one value may be longer, as in Metabase, which caps only the total). Values are read in order until the next one
+// would pass the total; then has_more_values is true. An auto-list field whose values don't all fit (too many, or too
+// much text) stops being an auto-list (it gets a search box instead); a field an admin set to list keeps the values
+// that fit, with has_more_values. Human-readable remappings an admin set are carried over to the values that still
+// exist.
 
 import type { AppContext } from '../context.js';
 import type { OpenDatabase } from '../databases/connections.js';
@@ -12,15 +15,15 @@ import { nowIso } from '../appdb/portable.js';
 import { canReadColumn, distinctValuesSql, type ColumnRef } from './sql.js';
 
 export const MAX_DISTINCT_VALUES = 1000;
-export const MAX_VALUE_LENGTH = 100;
-export const MAX_TOTAL_LENGTH = 100_000;
+/** Metabase's entry-max-length: not a cap on one value, the unit of the total below. */
+export const VALUE_LENGTH_UNIT = 100;
+export const MAX_TOTAL_LENGTH = MAX_DISTINCT_VALUES * VALUE_LENGTH_UNIT;
 const SCAN_TIMEOUT_MS = 2 * 60_000;
 
 export interface ScannedValues {
   values: unknown[];
+  /** The values are a subset of the column's: more than 1,000, or more than 100,000 characters in all. */
   hasMoreValues: boolean;
-  /** Set when the values disqualify an auto-list field (too many, too long). */
-  tooMany: boolean;
 }
 
 export async function distinctValues(open: OpenDatabase, table: { schema: string | null; name: string }, column: ColumnRef, signal?: AbortSignal): Promise<ScannedValues> {
@@ -30,28 +33,25 @@ export async function distinctValues(open: OpenDatabase, table: { schema: string
   const values: unknown[] = [];
   let total = 0;
   let hasMoreValues = rows.length > MAX_DISTINCT_VALUES;
-  let tooMany = hasMoreValues;
   for (const [value] of rows.slice(0, MAX_DISTINCT_VALUES)) {
     const length = typeof value === 'string' ? value.length : String(value).length;
-    if (length > MAX_VALUE_LENGTH) tooMany = true;
     if (total + length > MAX_TOTAL_LENGTH) {
       hasMoreValues = true;
-      tooMany = true;
       break;
     }
     total += length;
     values.push(value);
   }
-  return { values, hasMoreValues, tooMany };
+  return { values, hasMoreValues };
 }
 
 /**
- * Rescans one field's values and stores them (or demotes an auto-list field that has too many). Callers check that
- * the field qualifies (`isListField`).
+ * Rescans one field's values and stores them (or demotes an auto-list field whose values don't all fit). Callers
+ * check that the field qualifies (`isListField`).
  */
 export async function scanField(ctx: AppContext, open: OpenDatabase, field: FieldRow, table: { schema: string | null; name: string }, signal?: AbortSignal): Promise<void> {
   const scanned = await distinctValues(open, table, field, signal);
-  if (scanned.tooMany && field.has_field_values === 'auto-list') {
+  if (scanned.hasMoreValues && field.has_field_values === 'auto-list') {
     await deleteFieldValues(ctx.db, [field.id]);
     await ctx.db.updateTable('metabase_field').set({ has_field_values: null, updated_at: nowIso() }).where('id', '=', field.id).execute();
     return;

@@ -180,8 +180,31 @@ forEachAppDb('/api/field', (server) => {
     assert.equal(response.status, 200);
     assert.equal(response.body[0], 1);
     assert.match(response.body[1], /^[\w-]+ \w+ \w+$/, 'a product title: adjective, material, noun');
+    // Nothing matches: Metabase's nil, an empty 204 (not [value]).
     const missing = await user.get(`/api/field/${f('ORDERS', 'PRODUCT_ID')}/remapping/${f('PRODUCTS', 'TITLE')}`, { query: { value: '999999' } });
-    assert.deepEqual(missing.body, [999999]);
+    assert.equal(missing.status, 204);
+    assert.equal(missing.text, '');
+    const none = await user.get(`/api/field/${f('PEOPLE', 'ID')}/remapping/${f('PEOPLE', 'NAME')}`, { query: { value: '0' } });
+    assert.equal(none.status, 204);
+  });
+
+  test('a field an admin sets to list keeps the values that fit in 100,000 characters, however long each is (REVIEWS.BODY)', async () => {
+    const body = f('REVIEWS', 'BODY');
+    assert.equal((await admin.put(`/api/field/${body}`, { has_field_values: 'list' })).status, 200);
+    assert.equal((await admin.post(`/api/field/${body}/rescan_values`)).status, 200);
+    const response = await user.get(`/api/field/${body}/values`);
+    assert.equal(response.status, 200);
+    const values: string[] = response.body.values.map((v: unknown[]) => v[0]);
+    // 1,112 distinct bodies of up to 325 characters: as in Metabase, values are taken in order while the total stays
+    // within 100,000 characters; no value is cut or refused for its own length.
+    assert.equal(values.length, 570);
+    assert.equal(response.body.has_more_values, true);
+    assert.ok(values.reduce((n, v) => n + v.length, 0) <= 100_000);
+    assert.ok(values.some((v) => v.length > 300));
+    assert.deepEqual(values, [...values].sort());
+    assert.equal((await admin.get(`/api/field/${body}`)).body.has_field_values, 'list', 'an admin\'s choice stays');
+    assert.equal((await admin.put(`/api/field/${body}`, { has_field_values: null })).status, 200);
+    await admin.post(`/api/field/${body}/discard_values`);
   });
 
   test('dimensions: internal and external remappings', async () => {

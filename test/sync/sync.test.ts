@@ -160,12 +160,13 @@ forEachAppDb('sync over time', (server) => {
     assert.equal((await admin.delete(`/api/database/${row.id}`)).status, 204);
   });
 
-  test('field values: at most 1,000 short values; more, or long ones, get a search box', async () => {
+  test('field values: at most 1,000 values and 100,000 characters in all; more get a search box, long values alone do not', async () => {
     const file = join(dir, 'values.sqlite');
     const db = new Database(file);
-    db.exec('create table v (id integer primary key, many text, few_long text, some text, flag boolean)');
-    const insert = db.prepare('insert into v (many, few_long, some, flag) values (?, ?, ?, ?)');
-    for (let i = 0; i < 1500; i++) insert.run(`value ${i}`, `${'long text '.repeat(12)}${i % 5}`, `s${String(i % 800).padStart(3, '0')}`, i % 2);
+    db.exec('create table v (id integer primary key, many text, few_long text, bulky text, some text, flag boolean)');
+    const insert = db.prepare('insert into v (many, few_long, bulky, some, flag) values (?, ?, ?, ?, ?)');
+    // bulky: 500 distinct values of 250 characters, 125,000 in all.
+    for (let i = 0; i < 1500; i++) insert.run(`value ${i}`, `${'long text '.repeat(12)}${i % 5}`, `${String(i % 500).padStart(3, '0')}${'x'.repeat(247)}`, `s${String(i % 800).padStart(3, '0')}`, i % 2);
     db.close();
     const created = await admin.post('/api/database', { engine: 'sqlite', name: 'Values', details: { db: file } });
     await waitForSync(admin, created.body.id);
@@ -173,14 +174,27 @@ forEachAppDb('sync over time', (server) => {
     const many = fieldOf(md, 'V', 'MANY');
     assert.equal(many.has_field_values, 'search');
     assert.deepEqual((await admin.get(`/api/field/${many.id}/values`)).body.values, []);
+    // Metabase caps the total, not each value: five values of 121 characters keep their list (they used to be demoted).
     const long = fieldOf(md, 'V', 'FEW_LONG');
-    assert.equal(long.has_field_values, 'search');
+    assert.equal(long.has_field_values, 'list');
+    assert.equal(long.values.length, 5);
+    assert.equal(long.values[0][0].length, 121);
+    // 500 values are few enough, but 125,000 characters are too much text for an auto-list.
+    const bulky = fieldOf(md, 'V', 'BULKY');
+    assert.equal(bulky.has_field_values, 'search');
+    assert.deepEqual((await admin.get(`/api/field/${bulky.id}/values`)).body.values, []);
     const some = fieldOf(md, 'V', 'SOME');
     assert.equal(some.has_field_values, 'list');
     assert.equal(some.values.length, 800);
     assert.deepEqual(some.values[0], ['s000']);
     assert.deepEqual(fieldOf(md, 'V', 'FLAG').values, [[false], [true]]);
     assert.equal(fieldOf(md, 'V', 'FLAG').semantic_type, 'type/Category');
+    // An admin's list field keeps what fits of the same values, and says there are more.
+    assert.equal((await admin.put(`/api/field/${bulky.id}`, { has_field_values: 'list' })).status, 200);
+    assert.equal((await admin.post(`/api/field/${bulky.id}/rescan_values`)).status, 200);
+    const kept = (await admin.get(`/api/field/${bulky.id}/values`)).body;
+    assert.equal(kept.values.length, 400, '400 values of 250 characters make 100,000');
+    assert.equal(kept.has_more_values, true);
   });
 
   test('scheduled syncs run on the database\'s own cron schedule', async () => {
