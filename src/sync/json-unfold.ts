@@ -1,7 +1,8 @@
 // JSON columns unfolded into nested fields (engines with the `nested-field-columns` feature): the keys found in a
 // sample of a column's documents become fields of their own, named "column → key", with `nfc_path`
 // [column, key, …] and a type inferred from the values, so the query builder can filter and group by them.
-// Unfolding is on for JSON fields by default and follows the field's `json_unfolding` switch.
+// Unfolding is on for JSON fields by default and follows the field's `json_unfolding` switch. Keys that would make a
+// name longer than the app DB's name column (254 characters) are left out, as over-long column names are.
 
 import type { AppContext } from '../context.js';
 import type { OpenDatabase } from '../databases/connections.js';
@@ -9,6 +10,8 @@ import type { FieldRow, TableRow } from '../databases/database-row.js';
 import { bool, nowIso, parseJson } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { humanize } from '../databases/humanize.js';
+import { NAME_MAX, fitText } from '../util/fit.js';
+import { fitsNameColumn, loggedName } from './names.js';
 import { collectRows } from '../drivers/shared/row-stream.js';
 import { tableSql } from './sql.js';
 
@@ -76,6 +79,11 @@ export async function unfoldJsonFields(ctx: AppContext, open: OpenDatabase, tabl
     const paths = jsonPaths(rows.map((r) => r[0]));
     for (const [key, kind] of paths) {
       const path = [parent.name, ...(JSON.parse(key) as string[])];
+      const name = path.join(' → ');
+      if (!fitsNameColumn(name)) {
+        ctx.log.warn({ db: open.database.id, table: table.name, column: parent.name, key: loggedName(name) }, `skipping a JSON key whose nested field name is longer than ${NAME_MAX} characters`);
+        continue;
+      }
       const nfc = JSON.stringify(path);
       const [databaseType, baseType] = TYPES[kind];
       const existing = nested.find((f) => f.nfc_path === nfc);
@@ -89,7 +97,7 @@ export async function unfoldJsonFields(ctx: AppContext, open: OpenDatabase, tabl
       await ctx.db
         .insertInto('metabase_field')
         .values({
-          entity_id: newEntityId(), table_id: table.id, parent_id: null, name: path.join(' → '), display_name: path.map(humanize).join(' → '),
+          entity_id: newEntityId(), table_id: table.id, parent_id: null, name, display_name: fitText(path.map(humanize).join(' → '), NAME_MAX),
           description: null, database_type: databaseType, base_type: baseType, effective_type: baseType, semantic_type: null, coercion_strategy: null,
           active: true, visibility_type: 'normal', preview_display: true, position: parent.position, database_position: parent.database_position,
           custom_position: 0, database_is_auto_increment: false, database_required: false, database_indexed: null, nfc_path: nfc, json_unfolding: false,

@@ -2,13 +2,20 @@
 // added, changed ones updated, vanished ones marked inactive (never deleted, so cards and settings keep their
 // references), returning ones reactivated. Primary and foreign keys come from the database's constraints.
 // Attributes an admin edited (field.admin_edited) are left alone.
+// Each table is written in a transaction of its own: one the app DB refuses is skipped whole (logged) and the rest of
+// the database syncs. Names longer than the app DB's name columns (254 characters; engines such as SQLite and DuckDB
+// allow longer) can't be stored, so such tables and columns are skipped with a warning on every app DB; display
+// names are cut to fit, and database_type is text (migration 0010), so any type fits.
 
 import type { AppContext } from '../context.js';
 import type { Introspection, IntrospectedField, IntrospectedTable } from '../drivers/driver.js';
 import type { OpenDatabase } from '../databases/connections.js';
 import type { FieldRow, TableRow } from '../databases/database-row.js';
-import { nowIso, toJson } from '../appdb/portable.js';
+import { nowIso, toJson, type Db } from '../appdb/portable.js';
+import type { AppDbDialect } from '../appdb/connect.js';
 import { newEntityId } from '../util/entity-id.js';
+import { NAME_MAX, fitText } from '../util/fit.js';
+import { fitsNameColumn, loggedName } from './names.js';
 import { humanize } from '../databases/humanize.js';
 import { adminEdited } from './admin-edits.js';
 import { classifyTable } from './classify.js';
@@ -23,7 +30,7 @@ export function newFieldValues(tableId: number, f: IntrospectedField, now: strin
     table_id: tableId,
     parent_id: null,
     name: f.name,
-    display_name: humanize(f.name),
+    display_name: fitText(humanize(f.name), NAME_MAX),
     description: f.description ?? null,
     database_type: f.databaseType,
     base_type: f.baseType,
@@ -62,7 +69,7 @@ export function newTableValues(databaseId: number, t: IntrospectedTable, now: st
     db_id: databaseId,
     schema: t.schema,
     name: t.name,
-    display_name: humanize(t.name),
+    display_name: fitText(humanize(t.name), NAME_MAX),
     description: t.description ?? null,
     entity_type: classifyTable(t.name),
     active: true,
@@ -80,14 +87,14 @@ export function newTableValues(databaseId: number, t: IntrospectedTable, now: st
   };
 }
 
-async function syncTableRow(ctx: AppContext, databaseId: number, existing: TableRow | undefined, t: IntrospectedTable, now: string): Promise<number> {
+async function syncTableRow(db: Db, dialect: AppDbDialect, databaseId: number, existing: TableRow | undefined, t: IntrospectedTable, now: string): Promise<number> {
   if (!existing) {
     const values = newTableValues(databaseId, t, now);
-    if (ctx.dialect === 'mysql') {
-      const r = await ctx.db.insertInto('metabase_table').values(values).executeTakeFirstOrThrow();
+    if (dialect === 'mysql') {
+      const r = await db.insertInto('metabase_table').values(values).executeTakeFirstOrThrow();
       return Number(r.insertId);
     }
-    const row = await ctx.db.insertInto('metabase_table').values(values).returning('id').executeTakeFirstOrThrow();
+    const row = await db.insertInto('metabase_table').values(values).returning('id').executeTakeFirstOrThrow();
     return Number(row.id);
   }
   const changes: Record<string, unknown> = {};
@@ -95,12 +102,12 @@ async function syncTableRow(ctx: AppContext, databaseId: number, existing: Table
   if (existing.description === null && t.description) changes.description = t.description;
   if ((t.estimatedRowCount ?? null) !== (existing.estimated_row_count === null ? null : Number(existing.estimated_row_count))) changes.estimated_row_count = t.estimatedRowCount ?? null;
   if (Object.keys(changes).length) {
-    await ctx.db.updateTable('metabase_table').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
+    await db.updateTable('metabase_table').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
   }
   return existing.id;
 }
 
-async function syncFields(ctx: AppContext, tableId: number, t: IntrospectedTable, existing: FieldRow[], now: string, jsonUnfolding: boolean): Promise<void> {
+async function syncFields(db: Db, tableId: number, t: IntrospectedTable, existing: FieldRow[], now: string, jsonUnfolding: boolean): Promise<void> {
   const byName = new Map(existing.filter((f) => f.parent_id === null && f.nfc_path === null).map((f) => [f.name, f]));
   const seen = new Set<string>();
   const inserts: ReturnType<typeof newFieldValues>[] = [];
@@ -131,12 +138,12 @@ async function syncFields(ctx: AppContext, tableId: number, t: IntrospectedTable
       else if (!f.primaryKey && row.semantic_type === 'type/PK') changes.semantic_type = null;
     }
     if (Object.keys(changes).length) {
-      await ctx.db.updateTable('metabase_field').set({ ...changes, updated_at: now }).where('id', '=', row.id).execute();
+      await db.updateTable('metabase_field').set({ ...changes, updated_at: now }).where('id', '=', row.id).execute();
     }
   }
-  if (inserts.length) await ctx.db.insertInto('metabase_field').values(inserts).execute();
+  if (inserts.length) await db.insertInto('metabase_field').values(inserts).execute();
   const gone = existing.filter((f) => f.parent_id === null && f.nfc_path === null && f.active && !seen.has(f.name)).map((f) => f.id);
-  if (gone.length) await ctx.db.updateTable('metabase_field').set({ active: false, updated_at: now }).where('id', 'in', gone).execute();
+  if (gone.length) await db.updateTable('metabase_field').set({ active: false, updated_at: now }).where('id', 'in', gone).execute();
 }
 
 async function syncForeignKeys(ctx: AppContext, databaseId: number, introspection: Introspection, now: string): Promise<void> {
@@ -153,12 +160,17 @@ async function syncForeignKeys(ctx: AppContext, databaseId: number, introspectio
   for (const fk of introspection.foreignKeys) {
     const from = index.get(`${key(fk.fromSchema, fk.fromTable)}\u0000${fk.fromColumn}`);
     const to = index.get(`${key(fk.toSchema, fk.toTable)}\u0000${fk.toColumn}`);
-    if (!from || !to) continue;
+    if (!from || !to) continue; // one end was skipped (a name too long to store, a table the app DB refused)
     const edited = adminEdited(from);
     const changes: Record<string, unknown> = {};
     if (!edited.has('semantic_type') && from.semantic_type !== 'type/FK' && from.semantic_type !== 'type/PK') changes.semantic_type = 'type/FK';
     if (!edited.has('fk_target_field_id') && from.fk_target_field_id !== to.id) changes.fk_target_field_id = to.id;
-    if (Object.keys(changes).length) await ctx.db.updateTable('metabase_field').set({ ...changes, updated_at: now }).where('id', '=', from.id).execute();
+    if (!Object.keys(changes).length) continue;
+    try {
+      await ctx.db.updateTable('metabase_field').set({ ...changes, updated_at: now }).where('id', '=', from.id).execute();
+    } catch (error) {
+      ctx.log.warn({ err: error, db: databaseId, table: loggedName(fk.fromTable), column: loggedName(fk.fromColumn) }, 'recording a foreign key failed; skipped');
+    }
   }
 }
 
@@ -181,6 +193,19 @@ async function unfoldNestedFields(ctx: AppContext, open: OpenDatabase, signal?: 
 export interface MetadataSyncResult {
   tablesAdded: number;
   tablesRemoved: number;
+  /** Tables left out of this sync: names too long to store, or tables the app DB refused (each logged). */
+  tablesSkipped: Array<{ schema: string | null; table: string; reason: string }>;
+}
+
+/** The table's columns whose names fit; the others are logged and left out. */
+function storableFields(ctx: AppContext, databaseId: number, t: IntrospectedTable): IntrospectedTable {
+  if (t.fields.every((f) => fitsNameColumn(f.name))) return t;
+  const fields = t.fields.filter((f) => {
+    if (fitsNameColumn(f.name)) return true;
+    ctx.log.warn({ db: databaseId, table: loggedName(t.name), column: loggedName(f.name) }, `skipping a column whose name is longer than ${NAME_MAX} characters`);
+    return false;
+  });
+  return { ...t, fields };
 }
 
 /** Brings the app DB's tables, fields and keys in line with the database, and records its version and zone. */
@@ -211,19 +236,35 @@ export async function syncMetadata(ctx: AppContext, open: OpenDatabase, signal?:
   }
   const jsonUnfolding = driver.features.has('nested-field-columns');
   const seen = new Set<string>();
+  const skipped: MetadataSyncResult['tablesSkipped'] = [];
   let added = 0;
-  for (const t of introspection.tables) {
+  for (const introspected of introspection.tables) {
     signal?.throwIfAborted();
+    if (!fitsNameColumn(introspected.name) || !fitsNameColumn(introspected.schema)) {
+      skipped.push({ schema: introspected.schema, table: introspected.name, reason: 'name too long' });
+      ctx.log.warn({ db: database.id, schema: introspected.schema && loggedName(introspected.schema), table: loggedName(introspected.name) }, `skipping a table whose name is longer than ${NAME_MAX} characters`);
+      continue;
+    }
+    const t = storableFields(ctx, database.id, introspected);
     const k = key(t.schema, t.name);
     seen.add(k);
     const existing = tableByKey.get(k);
-    if (!existing) added += 1;
-    const tableId = await syncTableRow(ctx, database.id, existing, t, now);
-    await syncFields(ctx, tableId, t, fieldsByTable.get(tableId) ?? [], now, jsonUnfolding);
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        const tableId = await syncTableRow(trx, ctx.dialect, database.id, existing, t, now);
+        await syncFields(trx, tableId, t, existing ? fieldsByTable.get(existing.id) ?? [] : [], now, jsonUnfolding);
+      });
+      if (!existing) added += 1;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // One table the app DB refuses must not stop the others; it is tried again at the next sync.
+      skipped.push({ schema: t.schema, table: t.name, reason: (error as Error).message });
+      ctx.log.warn({ err: error, db: database.id, schema: t.schema, table: loggedName(t.name) }, 'syncing a table failed; skipped');
+    }
   }
   const vanished = tables.filter((t) => t.active && !seen.has(key(t.schema, t.name))).map((t) => t.id);
   if (vanished.length) await ctx.db.updateTable('metabase_table').set({ active: false, updated_at: now }).where('id', 'in', vanished).execute();
   await syncForeignKeys(ctx, database.id, introspection, now);
   if (jsonUnfolding) await unfoldNestedFields(ctx, open, signal);
-  return { tablesAdded: added, tablesRemoved: vanished.length };
+  return { tablesAdded: added, tablesRemoved: vanished.length, tablesSkipped: skipped };
 }
