@@ -1,6 +1,7 @@
 // Transaction-scoped locks: a transaction that reads something and writes according to it (a graph's revision
-// number) takes one first, so two such transactions on different instances run one after the other instead of both
-// acting on what they read before the other's commit. Held until the transaction ends.
+// number; whether the Sample Database exists yet) takes one first, so two such transactions on different instances
+// run one after the other instead of both acting on what they read before the other's commit. Held until the
+// transaction ends.
 //   PostgreSQL: pg_advisory_xact_lock; MySQL/MariaDB: a locking read of the lock's row in `app_lock`;
 //   SQLite: nothing — its write transactions already run one at a time.
 
@@ -8,10 +9,11 @@ import { sql } from 'kysely';
 import type { AppDbDialect } from './connect.js';
 import type { Db } from './portable.js';
 
-/** Every lock, with its PostgreSQL advisory key (the MySQL rows are created by migration 0004). */
+/** Every lock, with its PostgreSQL advisory key (the MySQL rows are created by migrations 0004 and 0011). */
 const LOCKS = {
   'data-permission-graph': 770050,
   'collection-permission-graph': 770031,
+  'sample-database': 770011,
 } as const;
 
 export type LockName = keyof typeof LOCKS;

@@ -1,12 +1,15 @@
 // Installing the Sample Database: the SQLite file in the data directory (generated when missing, in about a second),
 // the `is_sample` database row pointing at it (opened read-only), and its sync. Used at start-up on a new install
-// and by POST /api/database/sample_database (admin, idempotent: re-points the existing row).
+// and by POST /api/database/sample_database (admin, idempotent: re-points the existing row). Looking for the row and
+// creating it run in one transaction under the `sample-database` lock, so instances starting together on a fresh
+// app DB (or two restores at once) register it once.
 
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../context.js';
 import { defineSetting } from '../settings/definition.js';
-import { insertReturningId, nowIso } from '../appdb/portable.js';
+import { insertReturningId, nowIso, type Db } from '../appdb/portable.js';
+import { lockForTransaction } from '../appdb/locks.js';
 import { newEntityId } from '../util/entity-id.js';
 import { hasUserSetup } from '../users/setup-state.js';
 import type { DatabaseRow } from '../databases/database-row.js';
@@ -48,8 +51,8 @@ export function ensureSampleFile(ctx: AppContext): string {
   return file;
 }
 
-export async function findSampleDatabase(ctx: AppContext): Promise<DatabaseRow | undefined> {
-  return ctx.db.selectFrom('metabase_database').selectAll().where('is_sample', '=', true).orderBy('id').executeTakeFirst();
+export async function findSampleDatabase(ctx: AppContext, db: Db = ctx.db): Promise<DatabaseRow | undefined> {
+  return db.selectFrom('metabase_database').selectAll().where('is_sample', '=', true).orderBy('id').executeTakeFirst();
 }
 
 /**
@@ -60,54 +63,62 @@ function sampleDetails() {
   return { db: SAMPLE_FILE_NAME, 'read-only': true };
 }
 
-/** Creates the sample database row, or points the existing one at the (possibly regenerated) file. */
+/**
+ * Creates the sample database row (with its default permissions), or points the existing one at the (possibly
+ * regenerated) file — in one transaction under the `sample-database` lock: whoever comes second finds the first's
+ * row. `created` tells the one caller that made it.
+ */
 async function registerSample(ctx: AppContext): Promise<{ id: number; created: boolean }> {
-  const now = nowIso();
-  const existing = await findSampleDatabase(ctx);
   const details = writeDetails(ctx, sampleDetails());
-  if (existing) {
-    let current: unknown = null;
-    try {
-      current = readDetails(ctx, existing.details).db;
-    } catch {
-      current = null;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, ctx.dialect, 'sample-database');
+    const now = nowIso();
+    const existing = await findSampleDatabase(ctx, trx);
+    if (existing) {
+      let current: unknown = null;
+      try {
+        current = readDetails(ctx, existing.details).db;
+      } catch {
+        current = null;
+      }
+      if (existing.engine === 'sqlite' && current === SAMPLE_FILE_NAME) return { id: existing.id, created: false, repointed: false };
+      await trx.updateTable('metabase_database').set({ engine: 'sqlite', details, updated_at: now }).where('id', '=', existing.id).execute();
+      return { id: existing.id, created: false, repointed: true };
     }
-    if (existing.engine === 'sqlite' && current === SAMPLE_FILE_NAME) return { id: existing.id, created: false };
-    await ctx.db.updateTable('metabase_database').set({ engine: 'sqlite', details, updated_at: now }).where('id', '=', existing.id).execute();
-    await closeConnection(ctx, existing.id);
-    return { id: existing.id, created: false };
-  }
-  const minute = Math.floor(Math.random() * 60);
-  const id = await insertReturningId(ctx.db, ctx.dialect, 'metabase_database', {
-    entity_id: newEntityId(),
-    name: SAMPLE_NAME,
-    description: SAMPLE_DESCRIPTION,
-    engine: 'sqlite',
-    details,
-    is_sample: true,
-    is_full_sync: true,
-    is_on_demand: false,
-    is_audit: false,
-    auto_run_queries: true,
-    refingerprint: null,
-    cache_ttl: null,
-    metadata_sync_schedule: `0 ${minute} * * * ? *`,
-    cache_field_values_schedule: `0 ${minute} 0 * * ? *`,
-    timezone: 'UTC',
-    dbms_version: null,
-    initial_sync_status: 'incomplete',
-    settings: null,
-    caveats: SAMPLE_CAVEATS,
-    points_of_interest: SAMPLE_POINTS_OF_INTEREST,
-    creator_id: null,
-    uploads_enabled: false,
-    uploads_schema_name: null,
-    uploads_table_prefix: null,
-    created_at: now,
-    updated_at: now,
+    const minute = Math.floor(Math.random() * 60);
+    const id = await insertReturningId(trx, ctx.dialect, 'metabase_database', {
+      entity_id: newEntityId(),
+      name: SAMPLE_NAME,
+      description: SAMPLE_DESCRIPTION,
+      engine: 'sqlite',
+      details,
+      is_sample: true,
+      is_full_sync: true,
+      is_on_demand: false,
+      is_audit: false,
+      auto_run_queries: true,
+      refingerprint: null,
+      cache_ttl: null,
+      metadata_sync_schedule: `0 ${minute} * * * ? *`,
+      cache_field_values_schedule: `0 ${minute} 0 * * ? *`,
+      timezone: 'UTC',
+      dbms_version: null,
+      initial_sync_status: 'incomplete',
+      settings: null,
+      caveats: SAMPLE_CAVEATS,
+      points_of_interest: SAMPLE_POINTS_OF_INTEREST,
+      creator_id: null,
+      uploads_enabled: false,
+      uploads_schema_name: null,
+      uploads_table_prefix: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await grantNewDatabasePermissions(ctx, id, trx);
+    return { id, created: true, repointed: false };
   });
-  await grantNewDatabasePermissions(ctx, id);
-  return { id, created: true };
+  if (result.repointed) await closeConnection(ctx, result.id);
+  return { id: result.id, created: result.created };
 }
 
 async function syncSample(ctx: AppContext, id: number): Promise<void> {
@@ -142,8 +153,9 @@ export async function loadSampleAtStartup(ctx: AppContext): Promise<void> {
     }
     if (!ctx.config.loadSampleContent || (await hasUserSetup(ctx))) return;
     ensureSampleFile(ctx);
-    const { id } = await registerSample(ctx);
-    syncSample(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'));
+    const { id, created } = await registerSample(ctx);
+    // Another instance starting at the same time may have registered it first; that one syncs it.
+    if (created) syncSample(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'));
   } catch (error) {
     ctx.log.warn({ err: error }, 'installing the sample database failed');
   }

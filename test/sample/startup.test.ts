@@ -3,11 +3,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, setupAdmin } from '../helpers/server.js';
+import { appDbEnv, startServer, setupAdmin } from '../helpers/server.js';
 import { waitForSync } from '../databases/helpers.js';
+import { writeSqliteSample } from '../../src/sample/load.js';
 
 test('a new install gets the Sample Database (id 1), synced in the background; restarts keep exactly one', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-startup-'));
@@ -100,6 +101,42 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.ok(copied.tables.every((t: any) => t.id > 8 && t.fields.every((f: any) => f.id > 71)));
     } finally {
       await server.close();
+    }
+  });
+}
+
+// Instances of a cluster start together on one fresh app DB, each with its own data directory (and so its own copy
+// of the sample file): the check "is there a sample database yet?" and the insert run under one lock, so exactly one
+// of them registers it. PostgreSQL takes an advisory lock, MariaDB a locking read of the lock's app_lock row.
+for (const kind of ['postgres', 'mysql'] as const) {
+  test(`three instances starting together on one fresh ${kind} app DB register the Sample Database once`, async () => {
+    const appDb = await appDbEnv(kind);
+    const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'quarry-cluster-')));
+    // Each data directory already holds the file (an image with it baked in): nothing delays the race.
+    writeSqliteSample(join(dirs[0], 'sample-database.sqlite'));
+    for (const dir of dirs.slice(1)) copyFileSync(join(dirs[0], 'sample-database.sqlite'), join(dir, 'sample-database.sqlite'));
+    try {
+      const servers = await Promise.all(dirs.map((dir) => startServer(kind, { MB_LOAD_SAMPLE_CONTENT: 'true', MB_DB_FILE: join(dir, 'quarry.db') }, appDb.env)));
+      try {
+        const samples = await servers[0].ctx.db.selectFrom('metabase_database').select(['id', 'name']).where('is_sample', '=', true).execute();
+        assert.deepEqual(samples, [{ id: 1, name: 'Sample Database' }]);
+        const admin = await setupAdmin(servers[1]);
+        await waitForSync(admin, 1);
+        assert.equal((await admin.get('/api/database')).body.total, 1);
+        // Two restores at once (a fresh install whose sample was deleted) also make one.
+        assert.equal((await admin.delete('/api/database/1')).status, 204);
+        const restored = await Promise.all([admin.post('/api/database/sample_database'), servers[2].anon.withSession(admin.session).post('/api/database/sample_database')]);
+        assert.deepEqual(restored.map((r) => r.status), [200, 200]);
+        assert.equal(restored[0].body.id, restored[1].body.id);
+        assert.equal((await servers[0].ctx.db.selectFrom('metabase_database').select('id').where('is_sample', '=', true).execute()).length, 1);
+        const { idleSyncs } = await import('../../src/sync/runner.js');
+        await Promise.all(servers.map((s) => idleSyncs(s.ctx)));
+      } finally {
+        for (const server of servers) await server.server.close();
+      }
+    } finally {
+      await appDb.cleanup();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
   });
 }
