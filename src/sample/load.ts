@@ -50,7 +50,7 @@ export function createTableSql(engine: SampleEngine, table: SampleTable): string
 }
 
 /** A row's values as the engine's client wants them bound (timestamps as text, booleans as 0/1 for SQLite). */
-function bindRow(engine: SampleEngine, table: SampleTable, row: Row): unknown[] {
+export function bindRow(engine: SampleEngine, table: SampleTable, row: Row): unknown[] {
   return table.columns.map((c, i) => {
     const v = row[i];
     if (v === null || v === undefined) return null;
