@@ -190,4 +190,51 @@ describe('postgres', () => {
       await single.close();
     }
   });
+
+  test('batches end to end on one connection: batch boundaries, early stops, failures mid-stream, bad values, no rows', async () => {
+    const driver = driverFor('postgres');
+    const single = driver.open(driver.normalizeDetails(samples.details.postgres), { maxConnections: 1, dataDir: tmpdir() });
+    const series = (n: number) => single.execute('select g from generate_series(1, $1::int) g', [n]);
+    try {
+      // exactly one batch, exactly two, and one more row: every row once, in order
+      for (const n of [0, 1, 499, 500, 501, 1000, 1001, 2345]) {
+        const rows = await collectRows(await series(n));
+        assert.equal(rows.length, n, `${n} rows`);
+        assert.ok(rows.every((r, i) => r[0] === i + 1), `${n} rows in order`);
+      }
+      // stopping early, in the first batch and in a later one, leaves the one connection usable at once
+      for (const stopAt of [1, 700]) {
+        const stream = await series(5000);
+        let seen = 0;
+        for await (const _row of stream) if (++seen === stopAt) break;
+        assert.deepEqual(await collectRows(await single.execute('select 1', [])), [[1]], `after a stop at ${stopAt}`);
+      }
+      const closedUnread = await series(5000);
+      await closedUnread.close();
+      // a failure in a later batch, after rows were read
+      const failing = await single.execute('select 1 / (700 - g) as x from generate_series(1, 1000) g', []);
+      let read = 0;
+      await assert.rejects(
+        (async () => {
+          for await (const _row of failing) read += 1;
+        })(),
+        /division by zero/,
+      );
+      assert.equal(read, 500, 'the first batch arrived before the failure');
+      // a value pg can't bind is refused before anything is sent
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      await assert.rejects(single.execute('select $1::text', [circular]), /circular/i);
+      // statements without rows, bound arrays, the connection still fine after all of it
+      const noRows = await single.execute('select 1 where false', []);
+      assert.deepEqual(noRows.columns.map((c) => c.name), ['?column?']);
+      assert.deepEqual(await collectRows(noRows), []);
+      const empty = await single.execute('', []);
+      assert.deepEqual([empty.columns, await collectRows(empty)], [[], []]);
+      assert.deepEqual(await collectRows(await single.execute('select count(*)::int from generate_series(1, 10) g where g = any($1::bigint[])', [[2, 3, 11]])), [[2]]);
+      assert.deepEqual(await collectRows(await single.execute('select $1::text, $2::int', ['x', 7])), [['x', 7]]);
+    } finally {
+      await single.close();
+    }
+  });
 });

@@ -1,8 +1,8 @@
-// A pool of connections to one PostgreSQL database. Results stream through a server-side cursor (pg-cursor), so
-// memory stays bounded; a statement is cancelled with pg_cancel_backend from a separate short-lived connection.
+// A pool of connections to one PostgreSQL database. Results stream in batches from an unnamed portal (./portal.ts:
+// one round trip for a small result, as a plain query costs), so memory stays bounded; a statement is cancelled with
+// pg_cancel_backend from a separate short-lived connection.
 
 import pg from 'pg';
-import Cursor from 'pg-cursor';
 import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
@@ -11,6 +11,7 @@ import { flag, num, str } from '../shared/details.js';
 import { postgresTypeParsers } from './values.js';
 import { OID_NAMES, postgresBaseType } from './types.js';
 import { introspectPostgres, listPostgresSchemas } from './introspect.js';
+import { PortalReader } from './portal.js';
 
 const BATCH = 500;
 
@@ -140,20 +141,21 @@ export class PostgresConnection implements DriverConnection {
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
       this.cancelBackend(pid).catch(() => {});
     });
-    const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: postgresTypeParsers }));
+    let reader: PortalReader;
+    try {
+      reader = client.query(new PortalReader(sql, params, BATCH, postgresTypeParsers));
+    } catch (error) {
+      // a value pg can't bind: nothing was sent
+      cancellation.dispose();
+      client.release(Boolean(zone));
+      throw error;
+    }
     let failed = false;
-    const read = () =>
-      new Promise<{ rows: unknown[][]; fields: Array<{ name: string; dataTypeID: number }> | undefined }>((resolve, reject) => {
-        cursor.read(BATCH, (error, rows, result) => {
-          if (error) reject(error);
-          else resolve({ rows: rows as unknown[][], fields: result?.fields });
-        });
-      });
     const release = async () => {
       cancellation.dispose();
-      await cursor.close().catch(() => {
-        failed = true;
-      });
+      // Drops the portal if rows are left; the connection is free once PostgreSQL answers that Sync, and pg queues
+      // whatever comes next on it until then, so it goes back to the pool without waiting.
+      reader.close();
       if (zone && !failed && cancellation.error === null) {
         await client.query('RESET TIME ZONE').catch(() => {
           failed = true;
@@ -162,31 +164,27 @@ export class PostgresConnection implements DriverConnection {
       // A connection whose statement failed (or whose zone couldn't be reset) is discarded, not reused.
       client.release(failed || cancellation.error !== null);
     };
-    let first: Awaited<ReturnType<typeof read>>;
+    let first: unknown[][] | null;
     try {
-      first = await read();
+      first = await reader.next();
     } catch (error) {
       failed = true;
       await release();
       throw cancellation.translate(error);
     }
-    const columns = first.fields ? await this.describeColumns(first.fields) : [];
-    let pending: unknown[][] | null = first.rows;
-    let exhausted = first.rows.length < BATCH;
+    const columns = reader.fields ? await this.describeColumns(reader.fields) : [];
+    let pending: unknown[][] | null = first;
     return batchedRowStream(
       columns,
       async () => {
         if (pending) {
           const out = pending;
           pending = null;
-          if (out.length) return out;
+          return out;
         }
-        if (exhausted) return null;
         if (cancellation.error) throw cancellation.error;
         try {
-          const { rows } = await read();
-          if (rows.length < BATCH) exhausted = true;
-          return rows.length ? rows : null;
+          return await reader.next();
         } catch (error) {
           failed = true;
           throw cancellation.translate(error);
