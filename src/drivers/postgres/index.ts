@@ -1,4 +1,4 @@
-// PostgreSQL (pg + pg-cursor): pooled, streamed, schema-aware.
+// PostgreSQL (pg, rows streamed from a portal: ./portal.ts): pooled, streamed, schema-aware.
 
 import type { Driver } from '../driver.js';
 import { engineDescriptors } from '../engines.js';
