@@ -8,7 +8,6 @@ import { sessionCookies } from '../http/session-cookies.js';
 import {
   changePassword,
   createUser,
-  currentUser,
   deactivateUser,
   getUser,
   listUsers,
@@ -18,6 +17,7 @@ import {
   updateUser,
   MODALS,
 } from '../users/users.js';
+import { currentUser } from '../users/current-user.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGE } from '../users/password-policy.js';
 import { availableLocale, isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
 const memberships = s.maybe(

@@ -1,19 +1,29 @@
 // Who is calling? Looks at the `metabase.SESSION` cookie, then the `X-Metabase-Session` header, then `X-Api-Key`.
 // Resolved callers are kept for a second, so that a burst of requests (a dashboard loading 25 cards) costs one
-// lookup; any change to users, groups or sessions on this instance clears the cache at once.
+// lookup; any change to users, groups or sessions on this instance clears the cache at once (and with it the caches
+// registered with `onCallerChange`, such as GET /api/user/current's). Another instance's change (a logout, a
+// deactivation) is seen here within that second.
 
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from './caller.js';
 import { resolveSession } from '../users/sessions.js';
 import { resolveApiKey } from '../users/api-keys.js';
+import { ShortCache } from './short-cache.js';
 
-const TTL_MS = 1000;
-const MAX_ENTRIES = 10_000;
-const cache = new Map<string, { caller: Caller | null; expires: number }>();
+/** How long a resolved caller (and facts cached per caller) may be reused. */
+export const CALLER_TTL_MS = 1000;
+const cache = new ShortCache<Caller | null>(CALLER_TTL_MS);
+const dependents: Array<() => void> = [];
+
+/** Runs `fn` whenever the caller cache is cleared: for caches of other per-user facts. */
+export function onCallerChange(fn: () => void): void {
+  dependents.push(fn);
+}
 
 export function invalidateCallerCache(): void {
   cache.clear();
+  for (const fn of dependents) fn();
 }
 
 export const SESSION_COOKIE = 'metabase.SESSION';
@@ -32,23 +42,13 @@ function apiKeyOf(request: FastifyRequest): string | null {
   return value ? value : null;
 }
 
-async function cached(key: string, load: () => Promise<Caller | null>): Promise<Caller | null> {
-  const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.expires > now) return hit.caller;
-  const caller = await load();
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(key, { caller, expires: now + TTL_MS });
-  return caller;
-}
-
 export async function resolveCaller(ctx: AppContext, request: FastifyRequest): Promise<Caller | null> {
   const token = sessionTokenOf(request);
   if (token) {
-    const caller = await cached(`s:${token}`, () => resolveSession(ctx, token));
+    const caller = await cache.get(`s:${token}`, () => resolveSession(ctx, token));
     if (caller) return caller;
   }
   const apiKey = apiKeyOf(request);
-  if (apiKey) return cached(`k:${apiKey}`, () => resolveApiKey(ctx, apiKey));
+  if (apiKey) return cache.get(`k:${apiKey}`, () => resolveApiKey(ctx, apiKey));
   return null;
 }

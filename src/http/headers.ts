@@ -11,11 +11,25 @@ const STATIC_HEADERS: Record<string, string> = {
   'Strict-Transport-Security': 'max-age=31536000',
 };
 
+// Last-Modified has a resolution of one second: format the date once per second, not once per request.
+let lastModifiedSecond = -1;
+let lastModified = '';
+
+function lastModifiedNow(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== lastModifiedSecond) {
+    lastModifiedSecond = second;
+    lastModified = new Date(now).toUTCString();
+  }
+  return lastModified;
+}
+
 /** Puts the headers on an answer to an `/api/…` request (also used for answers given before routing). */
 export function setApiHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (!request.url.startsWith('/api/')) return;
   reply.headers(STATIC_HEADERS);
-  reply.header('Last-Modified', new Date().toUTCString());
+  reply.header('Last-Modified', lastModifiedNow());
   // Embed and public endpoints are meant to be framed by other sites; everything else is not.
   if (!request.url.startsWith('/api/embed/') && !request.url.startsWith('/api/public/')) {
     reply.header('X-Frame-Options', 'DENY');

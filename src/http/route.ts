@@ -10,6 +10,7 @@ import type { Caller } from './caller.js';
 import { forbidden, notFound, unauthenticated } from './errors.js';
 import { parseParams, throwIssues, tryParseParams, type Infer, type Schema } from './schema.js';
 import { resolveCaller } from './auth.js';
+import { localChangeDone } from './short-cache.js';
 
 export type Auth = 'none' | 'user' | 'admin';
 type Shape = Record<string, Schema<unknown>>;
@@ -143,7 +144,7 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
           throwIssues([{ path: ['body'], message: 'Value must be a map.', received: rawBody, description: 'Value must be a map.' }]);
         }
         const body = spec.body ? parseParams(spec.body, bodyObject, false) : (rawBody as Record<string, unknown>);
-        const value = await handler({
+        const input = {
           ctx,
           caller: maybeCaller as Caller,
           maybeCaller,
@@ -153,7 +154,16 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
           bodyKeys: new Set(Object.keys(bodyObject)),
           request,
           reply,
-        });
+        };
+        if (method === 'GET') return sendValue(reply, await handler(input));
+        // A request that may have changed something clears the caches of derived facts before it is answered
+        // (src/http/short-cache.ts), also when it failed part-way.
+        let value: unknown;
+        try {
+          value = await handler(input);
+        } finally {
+          localChangeDone();
+        }
         return sendValue(reply, value);
       },
     });

@@ -1,0 +1,69 @@
+// GET /api/user/current: the caller's own row plus derived facts (personal collection, first login, whether a second
+// user exists) and what other modules add (src/users/current-user-extras.ts). The web app calls it on every page
+// load, so the answer is kept per user for as long as the caller itself is cached (a second): cleared at once by any
+// change to users, groups or sessions on this instance (the caller cache's invalidation) and by any other write
+// request here (a new card or dashboard changes `has_question_and_dashboard`), and seen at most a second late
+// after a change on another instance.
+
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
+import { notFound } from '../http/errors.js';
+import { CALLER_TTL_MS, onCallerChange } from '../http/auth.js';
+import { onLocalChange, ShortCache } from '../http/short-cache.js';
+import { nowIso } from '../appdb/portable.js';
+import { fullUserJson } from './user-json.js';
+import { currentUserExtras } from './current-user-extras.js';
+
+const caches = new WeakMap<AppContext, ShortCache<Record<string, unknown>>>();
+const all = new Set<ShortCache<Record<string, unknown>>>();
+const clearAll = () => {
+  for (const cache of all) cache.clear();
+};
+onCallerChange(clearAll);
+onLocalChange(clearAll);
+
+function cacheOf(ctx: AppContext): ShortCache<Record<string, unknown>> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new ShortCache(CALLER_TTL_MS);
+    caches.set(ctx, cache);
+    all.add(cache);
+    ctx.onClose.push(async () => void all.delete(cache!));
+  }
+  return cache;
+}
+
+async function loadCurrentUser(ctx: AppContext, caller: Caller): Promise<Record<string, unknown>> {
+  // One query for the row and its derived facts.
+  const [row, extras] = await Promise.all([
+    ctx.db
+      .selectFrom('core_user')
+      .selectAll('core_user')
+      .select((eb) => [
+        eb.selectFrom('collection').select('collection.id').whereRef('collection.personal_owner_id', '=', 'core_user.id').limit(1).as('personal_collection_id'),
+        eb.selectFrom('login_history').select((e) => e.fn.min('login_history.timestamp').as('t')).whereRef('login_history.user_id', '=', 'core_user.id').as('first_login'),
+        eb.selectFrom('core_user as other').select('other.id').where('other.type', '=', 'personal').whereRef('other.id', '!=', 'core_user.id').limit(1).as('other_user_id'),
+      ])
+      .where('core_user.id', '=', caller.user.id)
+      .executeTakeFirst(),
+    currentUserExtras(ctx, caller),
+  ]);
+  if (!row) throw notFound(); // any caller, including the hidden user behind an API key
+  return {
+    ...fullUserJson(row),
+    personal_collection_id: row.personal_collection_id ?? null,
+    group_ids: caller.groupIds,
+    is_installer: row.id === 1,
+    has_invited_second_user: row.id === 1 && row.other_user_id !== null,
+    first_login: row.first_login ?? nowIso(),
+    has_question_and_dashboard: false,
+    has_model: false,
+    custom_homepage: null,
+    ...extras,
+  };
+}
+
+export function currentUser(ctx: AppContext, caller: Caller): Promise<Record<string, unknown>> {
+  // Keyed by user: the caller's groups and superuser flag are the user's, and both caches are cleared together.
+  return cacheOf(ctx).get(String(caller.user.id), () => loadCurrentUser(ctx, caller));
+}

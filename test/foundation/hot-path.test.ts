@@ -1,0 +1,148 @@
+// The hot request path: the caller and GET /api/user/current are cached per instance for a second, so a page load's
+// burst of calls costs at most one set of app-DB queries — and the caches never show a change made on this instance
+// late, nor one made on another instance more than a second late.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
+import { Client } from '../helpers/client.js';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { createCard, registerDatabase } from '../cards/fixtures.js';
+
+/** Counts the app-DB statements `ctx.db` runs while `work` runs. */
+async function countQueries(t: TestServer, work: () => Promise<unknown>): Promise<number> {
+  const executor = t.ctx.db.getExecutor() as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+  const original = executor.executeQuery;
+  let n = 0;
+  executor.executeQuery = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    executor.executeQuery = original;
+  }
+  return n;
+}
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+forEachAppDb('hot path: caller and current-user caches', (server) => {
+  let admin: Client;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+  });
+
+  test('repeated GET /api/user/current within a second runs no app-DB query; a burst shares one load', async () => {
+    const { client } = await createUserClient(server(), admin);
+    const first = await client.get('/api/user/current');
+    assert.equal(first.status, 200);
+    const again = await countQueries(server(), async () => {
+      for (let i = 0; i < 5; i++) assert.equal((await client.get('/api/user/current')).status, 200);
+    });
+    assert.equal(again, 0, 'answered from the caches');
+    await sleep(1100);
+    // After expiry, 20 concurrent calls load once: the caller (session+user, groups) and the current-user facts.
+    const burst = await countQueries(server(), async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.get('/api/user/current')));
+      for (const a of answers) assert.deepEqual(a.body, first.body);
+    });
+    await sleep(1100);
+    const single = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.ok(single > 0);
+    assert.equal(burst, single, 'twenty concurrent misses cost what one does');
+  });
+
+  test('changes made on this instance show at once', async () => {
+    const { client, user, password } = await createUserClient(server(), admin);
+    await client.get('/api/user/current');
+    assert.equal((await admin.put(`/api/user/${user.id}`, { first_name: 'Renamed' })).status, 200);
+    assert.equal((await client.get('/api/user/current')).body.first_name, 'Renamed');
+
+    const group = await admin.post('/api/permissions/group', { name: `Hot ${Date.now()}` });
+    await client.get('/api/user/current');
+    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: user.id });
+    assert.ok((await client.get('/api/user/current')).body.group_ids.includes(group.body.id));
+
+    // Facts other modules own: a model made here is in the next answer.
+    assert.equal((await admin.get('/api/user/current')).body.has_model, false);
+    await createCard(admin, await registerDatabase(server()), { type: 'model' });
+    assert.equal((await admin.get('/api/user/current')).body.has_model, true);
+
+    // Logging out ends the session at once; logging in again is seen at once too.
+    const login = await server().anon.post('/api/session', { username: user.email, password });
+    const second = server().anon.withSession(login.body.id);
+    assert.equal((await second.get('/api/user/current')).status, 200);
+    assert.equal((await second.delete('/api/session')).status, 204);
+    assert.equal((await second.get('/api/user/current')).status, 401);
+    assert.equal((await client.get('/api/user/current')).status, 200, 'other sessions live on');
+    await admin.delete(`/api/user/${user.id}`);
+    assert.equal((await client.get('/api/user/current')).status, 401, 'deactivation ends every session at once');
+  });
+
+  test('a write on another instance (another process) is seen here within a second', async () => {
+    const other = await spawnInstance(appDbEnvOf(server()));
+    try {
+      const { client, user } = await createUserClient(server(), admin);
+      const there = new Client(other.url).withSession(client.session!);
+      assert.equal((await there.get('/api/user/current')).body.first_name, 'Test');
+      assert.equal((await client.put(`/api/user/${user.id}`, { first_name: 'Elsewhere' })).status, 200);
+      await sleep(1100);
+      assert.equal((await there.get('/api/user/current')).body.first_name, 'Elsewhere');
+      assert.equal((await client.delete('/api/session')).status, 204);
+      await sleep(1100);
+      assert.equal((await there.get('/api/user/current')).status, 401, 'a logout reaches the other instance within a second');
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+/** The app-DB variables of a running test server, to start a second instance on the same app DB. */
+function appDbEnvOf(t: TestServer): Record<string, string> {
+  const env = t.ctx.config.env;
+  const keys = ['MB_DB_TYPE', 'MB_DB_FILE', 'MB_DB_HOST', 'MB_DB_PORT', 'MB_DB_USER', 'MB_DB_PASS', 'MB_DB_DBNAME'];
+  return Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]!]));
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** Another Quarry process on the same app DB (a second instance shares no memory with this one). */
+async function spawnInstance(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(port), MB_LOAD_SAMPLE_CONTENT: 'false', QUARRY_LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return { url, stop };
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`second instance did not start: ${stderr}`);
+    }
+    await sleep(50);
+  }
+}
