@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, MESSAGES } from './errors.js';
 import { setApiHeaders } from './headers.js';
 import { misfitValue } from '../appdb/portable.js';
+import { isClientGone } from './client-gone.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
@@ -94,6 +95,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       // a missing cap somewhere (a warning, not an error: the caller sent too much, and was told so)
       request.log.warn({ err: error, url: request.url, method: request.method }, 'the app DB refused a value that does not fit its column');
       return sendError(reply, styled(request, refused));
+    }
+    if (isClientGone(error, request, reply)) {
+      // Not the server's fault (a download cut off before its first byte): no error in the logs.
+      request.log.debug({ err: error, url: request.url, method: request.method }, 'the client went away before the answer was sent');
+      return sendError(reply, new ApiError(500, { message: 'Internal server error.' }));
     }
     request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
     return sendError(reply, styled(request, new ApiError(500, { message: 'Internal server error.' })));
