@@ -8,6 +8,7 @@ import type { StartOfWeek } from './compile/dialect.js';
 defineSetting({
   key: 'aggregated-query-row-limit',
   type: 'integer',
+  range: { min: 'positive' },
   visibility: 'authenticated',
   default: 10000,
   description: 'Maximum number of rows to return for aggregated queries via the API.',
@@ -15,6 +16,7 @@ defineSetting({
 defineSetting({
   key: 'unaggregated-query-row-limit',
   type: 'integer',
+  range: { min: 'positive' },
   visibility: 'authenticated',
   default: (ctx: AppContext) => ctx.settings.get('max-results-bare-rows'),
   description: 'Maximum number of rows to return specifically on :rows type queries via the API.',
@@ -22,6 +24,7 @@ defineSetting({
 defineSetting({
   key: 'download-row-limit',
   type: 'integer',
+  range: { min: 'positive' },
   visibility: 'authenticated',
   default: null,
   description: 'Exports (CSV, JSON, XLSX) stop after this many rows when set; XLSX never exceeds 1,048,575 rows.',

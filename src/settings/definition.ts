@@ -25,6 +25,11 @@ export interface SettingDefinition {
   sensitive?: boolean;
   /** 'only': stored per user; 'allowed': a site value any user may override for themselves. */
   userLocal?: 'only' | 'allowed';
+  /**
+   * Integer and double settings: the values accepted (inclusive bounds; 'positive' is > 0), checked with the type for
+   * API writes and MB_* variables alike.
+   */
+  range?: { min?: number | 'positive'; max?: number };
   /** Normalizes a value before it is stored, or throws an ApiError. */
   validate?: (value: unknown, ctx: AppContext) => unknown;
   /** Runs after a value is stored (or deleted). */

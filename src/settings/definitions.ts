@@ -19,17 +19,7 @@ defineSetting({
   type: 'string',
   visibility: 'public',
   description: 'This URL is used for things like creating links in emails, auth redirects, and in some embedding scenarios, so changing it could break functionality or get you locked out of this instance.',
-  validate: (value) => {
-    const text = String(value).trim().replace(/\/+$/, '');
-    const withScheme = /^https?:\/\//i.test(text) ? text : `http://${text}`;
-    try {
-      const url = new URL(withScheme);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    } catch {
-      throw badRequest(`Invalid site URL: ${JSON.stringify(value)}`);
-    }
-    return withScheme;
-  },
+  validate: (value) => siteUrl(value),
 });
 defineSetting({ key: 'site-locale', type: 'string', visibility: 'public', default: 'en', description: 'The default language for all users across the Metabase UI, system emails, pulses, and alerts.',
   validate: (value) => {
@@ -110,7 +100,7 @@ defineSetting({ key: 'session-cookie-samesite', type: 'keyword', visibility: 'ad
 });
 defineSetting({ key: 'session-timeout', type: 'json', visibility: 'admin', default: null, description: 'Time before inactive users are logged out. By default, sessions last indefinitely.' });
 defineSetting({ key: 'source-address-header', type: 'string', visibility: 'admin', default: 'X-Forwarded-For', description: 'Identify the source of HTTP requests by this header’s value, instead of its remote address.' });
-defineSetting({ key: 'reset-token-ttl-hours', type: 'integer', visibility: 'admin', default: 48, description: 'Number of hours a password reset is considered valid.' });
+defineSetting({ key: 'reset-token-ttl-hours', type: 'integer', visibility: 'admin', default: 48, range: { min: 'positive' }, description: 'Number of hours a password reset is considered valid.' });
 defineSetting({ key: 'google-auth-client-id', type: 'string', visibility: 'public', default: null, description: 'Client ID for Google Sign-In.' });
 defineSetting({ key: 'google-auth-enabled', type: 'boolean', visibility: 'public', default: false, description: 'Is Google Sign-in currently enabled?' });
 defineSetting({ key: 'ldap-enabled', type: 'boolean', visibility: 'public', default: false, description: 'Is LDAP currently enabled?' });
@@ -126,7 +116,7 @@ defineSetting({ key: 'redirect-all-requests-to-https', type: 'boolean', visibili
 
 // ----- email ------------------------------------------------------------------------------------------
 defineSetting({ key: 'email-smtp-host', type: 'string', visibility: 'settings-manager', default: null, description: 'The address of the SMTP server that handles your emails.' });
-defineSetting({ key: 'email-smtp-port', type: 'integer', visibility: 'settings-manager', default: null, description: 'The port your SMTP server uses for outgoing emails.' });
+defineSetting({ key: 'email-smtp-port', type: 'integer', visibility: 'settings-manager', default: null, range: { min: 1, max: 65535 }, description: 'The port your SMTP server uses for outgoing emails.' });
 defineSetting({ key: 'email-smtp-security', type: 'keyword', visibility: 'settings-manager', default: 'none', description: 'SMTP secure connection protocol. (tls, ssl, starttls, or none)' });
 defineSetting({ key: 'email-smtp-username', type: 'string', visibility: 'settings-manager', default: null, description: 'SMTP username.' });
 defineSetting({ key: 'email-smtp-password', type: 'string', visibility: 'settings-manager', default: null, sensitive: true, description: 'SMTP password.' });
@@ -200,18 +190,18 @@ defineSetting({ key: 'enable-xrays', type: 'boolean', visibility: 'authenticated
 defineSetting({ key: 'show-homepage-data', type: 'boolean', visibility: 'authenticated', default: true, description: 'Whether or not to display data on the homepage.' });
 defineSetting({ key: 'show-homepage-xrays', type: 'boolean', visibility: 'authenticated', default: true, description: 'Whether or not to display x-ray suggestions on the homepage.' });
 defineSetting({ key: 'custom-homepage', type: 'boolean', visibility: 'authenticated', default: false, description: 'Pick a dashboard to serve as the homepage.' });
-defineSetting({ key: 'custom-homepage-dashboard', type: 'integer', visibility: 'authenticated', default: null, description: 'ID of dashboard to use as a homepage' });
-defineSetting({ key: 'max-results-bare-rows', type: 'integer', visibility: 'authenticated', default: 2000, description: 'Maximum number of rows to return specifically on :rows type queries via the API.' });
-defineSetting({ key: 'breakout-bins-num', type: 'integer', visibility: 'authenticated', default: 8, description: 'When using the default binning strategy and a number of bins is not provided, this number will be used as the default.' });
-defineSetting({ key: 'breakout-bin-width', type: 'double', visibility: 'authenticated', default: 10.0, description: 'When using the default binning strategy for a field of type Coordinate (such as Latitude and Longitude), this number will be used as the default bin width (in degrees).' });
+defineSetting({ key: 'custom-homepage-dashboard', type: 'integer', visibility: 'authenticated', default: null, range: { min: 'positive' }, description: 'ID of dashboard to use as a homepage' });
+defineSetting({ key: 'max-results-bare-rows', type: 'integer', visibility: 'authenticated', default: 2000, range: { min: 'positive' }, description: 'Maximum number of rows to return specifically on :rows type queries via the API.' });
+defineSetting({ key: 'breakout-bins-num', type: 'integer', visibility: 'authenticated', default: 8, range: { min: 'positive' }, description: 'When using the default binning strategy and a number of bins is not provided, this number will be used as the default.' });
+defineSetting({ key: 'breakout-bin-width', type: 'double', visibility: 'authenticated', default: 10.0, range: { min: 'positive' }, description: 'When using the default binning strategy for a field of type Coordinate (such as Latitude and Longitude), this number will be used as the default bin width (in degrees).' });
 defineSetting({ key: 'native-query-autocomplete-match-style', type: 'keyword', visibility: 'authenticated', default: 'substring', description: 'Matching style for native query editor’s autocomplete.' });
 defineSetting({ key: 'persisted-models-enabled', type: 'boolean', visibility: 'authenticated', default: false, description: 'Allow persisting models into the source database.' });
 defineSetting({ key: 'persisted-model-refresh-cron-schedule', type: 'string', visibility: 'admin', default: '0 0 0/6 * * ? *', description: 'cron syntax string to schedule refreshing persisted models.' });
 defineSetting({ key: 'enable-query-caching', type: 'boolean', visibility: 'authenticated', default: true, description: 'Allow caching results of queries that take a long time to run.' });
-defineSetting({ key: 'query-caching-ttl-ratio', type: 'integer', visibility: 'admin', default: 10, description: 'To determine how long each saved question’s cached result should stick around, we take the query’s average execution time and multiply that by whatever you input here.' });
-defineSetting({ key: 'query-caching-min-ttl', type: 'double', visibility: 'admin', default: 60.0, description: 'Metabase will cache all saved questions with an average query execution time longer than this many seconds.' });
-defineSetting({ key: 'query-caching-max-kb', type: 'integer', visibility: 'admin', default: 1000, description: 'The maximum size of the cache, per saved question, in kilobytes.' });
-defineSetting({ key: 'query-caching-max-ttl', type: 'double', visibility: 'admin', default: 8640000.0, description: 'The absolute maximum time to keep any cached query results, in seconds.' });
+defineSetting({ key: 'query-caching-ttl-ratio', type: 'integer', visibility: 'admin', default: 10, range: { min: 'positive' }, description: 'To determine how long each saved question’s cached result should stick around, we take the query’s average execution time and multiply that by whatever you input here.' });
+defineSetting({ key: 'query-caching-min-ttl', type: 'double', visibility: 'admin', default: 60.0, range: { min: 0 }, description: 'Metabase will cache all saved questions with an average query execution time longer than this many seconds.' });
+defineSetting({ key: 'query-caching-max-kb', type: 'integer', visibility: 'admin', default: 1000, range: { min: 'positive' }, description: 'The maximum size of the cache, per saved question, in kilobytes.' });
+defineSetting({ key: 'query-caching-max-ttl', type: 'double', visibility: 'admin', default: 8640000.0, range: { min: 'positive' }, description: 'The absolute maximum time to keep any cached query results, in seconds.' });
 
 // ----- user-local preferences --------------------------------------------------------------------------------
 for (const [key, type, fallback] of [
@@ -230,7 +220,9 @@ for (const [key, type, fallback] of [
   ['trial-banner-dismissal-timestamp', 'timestamp', null],
   ['sdk-iframe-embed-setup-settings', 'json', null],
 ] as const) {
-  defineSetting({ key, type, visibility: 'authenticated', default: fallback, userLocal: 'only', description: `User preference ${key}.` });
+  // The two integers are a sidebar width in pixels and a database id.
+  const range = type === 'integer' ? { min: 'positive' as const } : undefined;
+  defineSetting({ key, type, visibility: 'authenticated', default: fallback, userLocal: 'only', range, description: `User preference ${key}.` });
 }
 
 const TOKEN_FEATURES: Record<string, boolean> = Object.fromEntries(
@@ -242,6 +234,27 @@ const TOKEN_FEATURES: Record<string, boolean> = Object.fromEntries(
     'collection_cleanup', 'query_reference_validation', 'cache_preemptive', 'database_routing', 'attached_dwh', 'config_text_file',
   ].map((feature) => [feature, false]),
 );
+
+/**
+ * `site-url`: an http(s) URL without trailing slashes; a bare host (`example.com:3000/bi`) gets `http://`. Any other
+ * scheme (`ftp://x`, which prefixing would have made `http://ftp://x`) and anything whose host[:port] isn't one is a 400.
+ */
+function siteUrl(value: unknown): string {
+  const refuse = () => badRequest(`Invalid site URL: ${JSON.stringify(value)}`);
+  const text = String(value).trim().replace(/\/+$/, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1];
+  if (scheme !== undefined && !/^https?$/i.test(scheme)) throw refuse();
+  const withScheme = scheme === undefined ? `http://${text}` : text;
+  const authority = withScheme.slice(withScheme.indexOf('://') + 3).split(/[/?#]/)[0];
+  if (!/^(?:[^@\s/]+@)?(?:\[[0-9a-f:.]+\]|[^:@\s/[\]]+)(?::\d{1,5})?$/i.test(authority)) throw refuse();
+  try {
+    const url = new URL(withScheme);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw refuse();
+  } catch {
+    throw refuse();
+  }
+  return withScheme;
+}
 
 function timezoneName(zone: string, style: 'short' | 'long'): string {
   try {

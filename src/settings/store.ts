@@ -56,7 +56,25 @@ function invalid(key: string, message: string): ApiError {
   return messageError(400, message, { errors: { value: message }, key });
 }
 
-/** Coerces an API-supplied value to the setting's type, or throws a 400. */
+/** What a number setting must be, in words: "a positive integer", "an integer from 1 to 65535". */
+function numberRule(definition: SettingDefinition): string {
+  const [a, noun] = definition.type === 'integer' ? ['an', 'integer'] : ['a', 'number'];
+  const { min, max } = definition.range ?? {};
+  if (min === 'positive') return max === undefined ? `a positive ${noun}` : `a positive ${noun} up to ${max}`;
+  if (min !== undefined && max !== undefined) return `${a} ${noun} from ${min} to ${max}`;
+  if (min === 0) return `a non-negative ${noun}`;
+  if (min !== undefined) return `${a} ${noun} of at least ${min}`;
+  if (max !== undefined) return `${a} ${noun} of at most ${max}`;
+  return `${a} ${noun}`;
+}
+
+function inRange(definition: SettingDefinition, n: number): boolean {
+  const { min, max } = definition.range ?? {};
+  if (min === 'positive' ? !(n > 0) : min !== undefined && n < min) return false;
+  return max === undefined || n <= max;
+}
+
+/** Coerces an API-supplied value to the setting's type (and range), or throws a 400. */
 function coerce(definition: SettingDefinition, value: unknown): unknown {
   const { key, type } = definition;
   switch (type) {
@@ -64,15 +82,12 @@ function coerce(definition: SettingDefinition, value: unknown): unknown {
       if (typeof value === 'boolean') return value;
       if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
       throw invalid(key, `Invalid value for ${key}: must be a boolean.`);
-    case 'integer': {
-      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n === 'number' && Number.isInteger(n)) return n;
-      throw invalid(key, `Invalid value for ${key}: must be an integer.`);
-    }
+    case 'integer':
     case 'double': {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n === 'number' && Number.isFinite(n)) return n;
-      throw invalid(key, `Invalid value for ${key}: must be a number.`);
+      const ok = typeof n === 'number' && (type === 'integer' ? Number.isSafeInteger(n) : Number.isFinite(n));
+      if (ok && inRange(definition, n)) return n;
+      throw invalid(key, `Invalid value for ${key}: must be ${numberRule(definition)}.`);
     }
     case 'json':
       if (typeof value === 'string') {
@@ -88,8 +103,8 @@ function coerce(definition: SettingDefinition, value: unknown): unknown {
       if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
       throw invalid(key, `Invalid value for ${key}: must be a list.`);
     default:
+      // Metabase's string (and keyword) settings take strings only: 123 is refused, not stored as "123".
       if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
       throw invalid(key, `Invalid value for ${key}: must be a string.`);
   }
 }
@@ -252,6 +267,8 @@ export class SettingsStore {
       throw messageError(400, `You cannot set ${key}; its value is set by the environment variable ${envName(key)}.`);
     }
     let normalized: unknown = value === null || value === undefined ? null : coerce(definition, value);
+    // As in Metabase, an empty string clears a string setting (back to its default).
+    if (normalized === '' && (definition.type === 'string' || definition.type === 'keyword')) normalized = null;
     // Writing back an obfuscated sensitive value ("**********ab") means "unchanged".
     if (definition.sensitive && typeof normalized === 'string' && /^\*{10}.{0,2}$/.test(normalized)) {
       return { scope: 'none', definition, normalized, raw: null };

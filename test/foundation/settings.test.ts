@@ -82,6 +82,72 @@ forEachAppDb('/api/setting', (server) => {
     assert.equal((await admin.put('/api/setting/site-uuid', { value: 'x' })).status, 400);
   });
 
+  test('site-url takes only http(s) URLs: a bare host gets http://, other schemes and broken hosts are a 400', async () => {
+    for (const bad of ['ftp://x', 'http://ftp://x', 'javascript:alert(1)', 'file:///etc/passwd', 'http://', 'exa mple.com', 'http://host:port']) {
+      const r = await admin.put('/api/setting/site-url', { value: bad });
+      assert.equal(r.status, 400, bad);
+      assert.equal(r.text, `Invalid site URL: ${JSON.stringify(bad)}`);
+    }
+    assert.equal((await server().anon.get('/api/session/properties')).body['site-url'], null, 'nothing was stored');
+    for (const [given, stored] of [
+      ['example.com:3000/bi/', 'http://example.com:3000/bi'],
+      ['HTTPS://Metabase.Example.com/', 'HTTPS://Metabase.Example.com'],
+      ['http://[::1]:3000', 'http://[::1]:3000'],
+      ['localhost:3000', 'http://localhost:3000'],
+    ]) {
+      assert.equal((await admin.put('/api/setting/site-url', { value: given })).status, 204, given);
+      assert.equal((await admin.get('/api/setting/site-url')).body, stored);
+    }
+    await admin.put('/api/setting/site-url', { value: null });
+  });
+
+  test('number settings check their range: row limits and bins positive, ports 1–65535, user-local ids positive', async () => {
+    const rows = (await admin.get('/api/setting/max-results-bare-rows')).body;
+    const refused: Array<[string, unknown, string]> = [
+      ['max-results-bare-rows', -5, 'a positive integer'],
+      ['max-results-bare-rows', 0, 'a positive integer'],
+      ['max-results-bare-rows', 1.5, 'a positive integer'],
+      ['max-results-bare-rows', '-5', 'a positive integer'],
+      ['aggregated-query-row-limit', -1, 'a positive integer'],
+      ['unaggregated-query-row-limit', 0, 'a positive integer'],
+      ['download-row-limit', -10, 'a positive integer'],
+      ['breakout-bins-num', 0, 'a positive integer'],
+      ['breakout-bin-width', -2.5, 'a positive number'],
+      ['email-smtp-port', 70000, 'an integer from 1 to 65535'],
+      ['email-smtp-port', 0, 'an integer from 1 to 65535'],
+      ['reset-token-ttl-hours', -48, 'a positive integer'],
+      ['query-caching-min-ttl', -1, 'a non-negative number'],
+      ['custom-homepage-dashboard', -3, 'a positive integer'],
+      ['max-results-bare-rows', 2 ** 60, 'a positive integer'],
+    ];
+    for (const [key, value, rule] of refused) {
+      const r = await admin.put(`/api/setting/${key}`, { value });
+      assert.equal(r.status, 400, `${key} ${value}`);
+      assert.equal(r.body.errors.value, `Invalid value for ${key}: must be ${rule}.`);
+    }
+    assert.equal((await admin.get('/api/setting/max-results-bare-rows')).body, rows, 'unchanged');
+    assert.equal((await admin.put('/api/setting/query-caching-min-ttl', { value: 0 })).status, 204);
+    assert.equal((await admin.put('/api/setting/email-smtp-port', { value: 587 })).status, 204);
+    assert.equal((await admin.put('/api/setting/breakout-bin-width', { value: 0.5 })).status, 204);
+    assert.equal((await user.put('/api/setting/last-used-native-database-id', { value: -3 })).status, 400);
+    assert.equal((await user.put('/api/setting/notebook-native-preview-sidebar-width', { value: 0 })).status, 400);
+    await admin.put('/api/setting', { 'query-caching-min-ttl': null, 'email-smtp-port': null, 'breakout-bin-width': null });
+  });
+
+  test('string settings take strings only (Metabase refuses 123 rather than storing "123"); "" resets them', async () => {
+    await admin.put('/api/setting/site-name', { value: 'Quarry Test' });
+    for (const value of [123, true, 1.5]) {
+      const r = await admin.put('/api/setting/site-name', { value });
+      assert.equal(r.status, 400, String(value));
+      assert.equal(r.body.errors.value, 'Invalid value for site-name: must be a string.');
+    }
+    assert.equal((await admin.put('/api/setting', { 'site-name': 'Bulk', 'start-of-week': 1 })).status, 400, 'keywords too');
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Quarry Test');
+    assert.equal((await admin.put('/api/setting/site-name', { value: '' })).status, 204);
+    assert.equal((await admin.get('/api/setting/site-name')).body, 'Metabase', 'an empty string clears the setting');
+    await admin.put('/api/setting/site-name', { value: 'Quarry Test' });
+  });
+
   test('embedding-secret-key must be 64 hex characters and is obfuscated on read', async () => {
     const bad = await admin.put('/api/setting/embedding-secret-key', { value: 'abc123' });
     assert.equal(bad.status, 400);
@@ -139,6 +205,8 @@ test('MB_<SETTING> values are checked at start-up: a bad one stops the server wi
     ['MB_EMBEDDING_SECRET_KEY', 'short', /MB_EMBEDDING_SECRET_KEY: Invalid embedding-secret-key! Secret key must be a hexadecimal-encoded 256-bit key/],
     ['MB_ENABLE_PUBLIC_SHARING', 'maybe', /MB_ENABLE_PUBLIC_SHARING: Invalid value for enable-public-sharing: must be a boolean\./],
     ['MB_SITE_LOCALE', 'xx_YY', /MB_SITE_LOCALE: Invalid locale/],
+    ['MB_MAX_RESULTS_BARE_ROWS', '-5', /MB_MAX_RESULTS_BARE_ROWS: Invalid value for max-results-bare-rows: must be a positive integer\./],
+    ['MB_SITE_URL', 'ftp://example.com', /MB_SITE_URL: Invalid site URL/],
   ] as const) {
     const appDb = await appDbEnv('sqlite');
     try {
