@@ -2,12 +2,14 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound, paymentRequired } from '../http/errors.js';
 import { insertReturningId, uniqueViolationAs, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import {
   ADMIN_GROUP_ID,
+  ADVANCED_PERMISSIONS,
   ALL_USERS_GROUP_ID,
+  GROUP_MANAGER_PAID,
   addMembership,
   allMemberships,
   lockAdminChanges,
@@ -174,6 +176,7 @@ export async function membershipMap(ctx: AppContext, caller: Caller) {
 
 export async function addMember(ctx: AppContext, caller: Caller, groupId: number, userId: number, isGroupManager: boolean) {
   await assertCanManage(ctx, caller, groupId);
+  if (isGroupManager && !ADVANCED_PERMISSIONS) throw paymentRequired(GROUP_MANAGER_PAID);
   if (!caller.isSuperuser && isGroupManager) throw forbidden();
   await requireGroup(ctx.db, groupId);
   const user = await ctx.db.selectFrom('core_user').select(['id', 'type']).where('id', '=', userId).executeTakeFirst();
@@ -198,6 +201,8 @@ export async function removeMember(ctx: AppContext, caller: Caller, membershipId
 }
 
 export async function updateMember(ctx: AppContext, caller: Caller, membershipId: number, isGroupManager: boolean) {
+  // This endpoint only sets is_group_manager: refused as a whole without advanced permissions, before anything else.
+  if (!ADVANCED_PERMISSIONS) throw paymentRequired(GROUP_MANAGER_PAID);
   if (!caller.isSuperuser) throw forbidden();
   const membership = await requireMembership(ctx.db, membershipId);
   if (membership.group_id === ADMIN_GROUP_ID || membership.group_id === ALL_USERS_GROUP_ID) {

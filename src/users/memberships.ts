@@ -10,6 +10,17 @@ import { bool, type Db } from '../appdb/portable.js';
 export const ALL_USERS_GROUP_ID = 1;
 export const ADMIN_GROUP_ID = 2;
 
+/**
+ * Group managers belong to Metabase's paid advanced-permissions feature. Its open-source edition, which Quarry
+ * follows (`token-features.advanced_permissions` is false), refuses to make one (402, GROUP_MANAGER_PAID), ignores
+ * `is_group_manager` in a user's `user_group_memberships`, leaves it out of user answers, and gives the flag no
+ * powers: group and user management stay with admins, also for rows carried over from a paid Metabase.
+ */
+export const ADVANCED_PERMISSIONS = false;
+
+export const GROUP_MANAGER_PAID =
+  'The group manager permissions functionality is only enabled if you have a premium token with the advanced-permissions feature.';
+
 export interface Membership {
   membership_id: number;
   group_id: number;
@@ -50,8 +61,9 @@ export async function allMemberships(db: Db): Promise<Membership[]> {
   return rows.map((r) => ({ membership_id: r.id, group_id: r.group_id, user_id: r.user_id, is_group_manager: bool(r.is_group_manager) }));
 }
 
-/** Groups the user manages (their memberships with is_group_manager). */
+/** Groups the user manages (their memberships with is_group_manager); none without advanced permissions. */
 export async function managedGroupIds(db: Db, userId: number): Promise<number[]> {
+  if (!ADVANCED_PERMISSIONS) return [];
   const rows = await db
     .selectFrom('permissions_group_membership')
     .select('group_id')
@@ -149,7 +161,8 @@ export async function setUserMemberships(
   options: { isSuperuser?: boolean; onlyGroups?: number[] } = {},
 ): Promise<void> {
   const wantedIds = new Map<number, boolean>();
-  for (const m of wanted) wantedIds.set(m.id, Boolean(m.is_group_manager));
+  // Without advanced permissions the flag is ignored: groups are set by id, existing flags left as they are.
+  for (const m of wanted) wantedIds.set(m.id, ADVANCED_PERMISSIONS && Boolean(m.is_group_manager));
   wantedIds.set(ALL_USERS_GROUP_ID, false);
   if (options.isSuperuser === true) wantedIds.set(ADMIN_GROUP_ID, false);
   if (options.isSuperuser === false) wantedIds.delete(ADMIN_GROUP_ID);
@@ -160,7 +173,7 @@ export async function setUserMemberships(
     if (!inScope(membership.group_id)) continue;
     if (!wantedIds.has(membership.group_id) && membership.group_id !== ALL_USERS_GROUP_ID) {
       await removeMembership(ctx, db, { id: membership.membership_id, user_id: userId, group_id: membership.group_id });
-    } else if (wantedIds.has(membership.group_id) && wantedIds.get(membership.group_id) !== membership.is_group_manager) {
+    } else if (ADVANCED_PERMISSIONS && wantedIds.has(membership.group_id) && wantedIds.get(membership.group_id) !== membership.is_group_manager) {
       await db
         .updateTable('permissions_group_membership')
         .set({ is_group_manager: wantedIds.get(membership.group_id) ?? false })

@@ -10,6 +10,7 @@ import { bool, ilike, insertReturningId, nowIso, toJson, uniqueViolationAs, type
 import { createPersonalCollection, personalCollectionIds, renamePersonalCollection } from '../collections/personal.js';
 import {
   ADMIN_GROUP_ID,
+  ADVANCED_PERMISSIONS,
   ALL_USERS_GROUP_ID,
   addMembership,
   assertNotLastAdmin,
@@ -22,7 +23,6 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { isTooLongPassword, isValidPassword, PASSWORD_MESSAGE, PASSWORD_TOO_LONG } from './password-policy.js';
 import { createSession, deleteUserSessions } from './sessions.js';
 import { fullUserJson, limitedUserJson, defaultUserJson, type UserRow } from './user-json.js';
-import { currentUserExtras } from './current-user-extras.js';
 import { invalidateCallerCache } from '../http/auth.js';
 
 export const INTERNAL_USER_ID = 13371337;
@@ -61,12 +61,14 @@ async function managesUser(ctx: AppContext, caller: Caller, userId: number): Pro
 
 // ----- reading -------------------------------------------------------------------------------------------
 
+/** An entry of `user_group_memberships`: `is_group_manager` only with advanced permissions (reference §1.11). */
+function membershipJson(m: { group_id: number; is_group_manager: boolean }) {
+  return ADVANCED_PERMISSIONS ? { id: m.group_id, is_group_manager: m.is_group_manager } : { id: m.group_id };
+}
+
 async function withMemberships(ctx: AppContext, row: UserRow) {
   const memberships = (await membershipsOf(ctx.db, [row.id])).get(row.id) ?? [];
-  return {
-    ...fullUserJson(row),
-    user_group_memberships: memberships.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),
-  };
+  return { ...fullUserJson(row), user_group_memberships: memberships.map(membershipJson) };
 }
 
 /** GET /api/user/:id — an active user only (Metabase answers 404 for a deactivated one). */
@@ -76,34 +78,6 @@ export async function getUser(ctx: AppContext, caller: Caller, id: number) {
   const row = await requireUser(ctx, id);
   if (!bool(row.is_active)) throw notFound();
   return withMemberships(ctx, row);
-}
-
-export async function currentUser(ctx: AppContext, caller: Caller) {
-  // One query for the row and its derived facts: this endpoint is called on every page load.
-  const row = await ctx.db
-    .selectFrom('core_user')
-    .selectAll('core_user')
-    .select((eb) => [
-      eb.selectFrom('collection').select('collection.id').whereRef('collection.personal_owner_id', '=', 'core_user.id').limit(1).as('personal_collection_id'),
-      eb.selectFrom('login_history').select((e) => e.fn.min('login_history.timestamp').as('t')).whereRef('login_history.user_id', '=', 'core_user.id').as('first_login'),
-      eb.selectFrom('core_user as other').select('other.id').where('other.type', '=', 'personal').whereRef('other.id', '!=', 'core_user.id').limit(1).as('other_user_id'),
-    ])
-    .where('core_user.id', '=', caller.user.id)
-    .executeTakeFirst();
-  if (!row) throw notFound(); // any caller, including the hidden user behind an API key
-  const extras = await currentUserExtras(ctx, caller);
-  return {
-    ...fullUserJson(row),
-    personal_collection_id: row.personal_collection_id ?? null,
-    group_ids: caller.groupIds,
-    is_installer: row.id === 1,
-    has_invited_second_user: row.id === 1 && row.other_user_id !== null,
-    first_login: row.first_login ?? nowIso(),
-    has_question_and_dashboard: false,
-    has_model: false,
-    custom_homepage: null,
-    ...extras,
-  };
 }
 
 export interface ListUsersOptions {
@@ -122,10 +96,9 @@ export async function listUsers(ctx: AppContext, caller: Caller, options: ListUs
     if (managedGroups.length === 0) throw forbidden();
     if (options.status !== null || options.includeDeactivated !== null) throw forbidden();
   }
-  const status = options.status ?? (options.includeDeactivated === true ? 'all' : 'active');
-  if (!['active', 'deactivated', 'all'].includes(status)) {
-    throw fieldError('status', 'status must be one of active, deactivated, all');
-  }
+  // Metabase's rule: include_deactivated=true lists everyone whatever the status; otherwise `all`, `deactivated`,
+  // and anything else (absent, `active`, an unknown word) means active users only.
+  const status = options.includeDeactivated === true ? 'all' : options.status === 'all' || options.status === 'deactivated' ? options.status : 'active';
   let query = ctx.db.selectFrom('core_user').where('core_user.type', '=', 'personal');
   if (status === 'active') query = query.where('core_user.is_active', '=', true);
   if (status === 'deactivated') query = query.where('core_user.is_active', '=', false);
@@ -159,10 +132,10 @@ export async function listUsers(ctx: AppContext, caller: Caller, options: ListUs
         ...base,
         personal_collection_id: personal.get(row.id) ?? null,
         group_ids: mine.map((m) => m.group_id),
-        user_group_memberships: mine.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),
+        user_group_memberships: mine.map(membershipJson),
       };
     }
-    return { ...base, user_group_memberships: mine.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })) };
+    return { ...base, user_group_memberships: mine.map(membershipJson) };
   });
   return { data, total: Number(totalRow?.n ?? 0), limit: options.limit, offset: options.offset };
 }
@@ -231,7 +204,7 @@ export async function insertUser(ctx: AppContext, db: Db, input: NewUser & { typ
   await addMembership(ctx, db, id, ALL_USERS_GROUP_ID);
   if (input.is_superuser) await addMembership(ctx, db, id, ADMIN_GROUP_ID);
   for (const m of input.user_group_memberships ?? []) {
-    if (m.id !== ALL_USERS_GROUP_ID) await addMembership(ctx, db, id, m.id, Boolean(m.is_group_manager));
+    if (m.id !== ALL_USERS_GROUP_ID) await addMembership(ctx, db, id, m.id, ADVANCED_PERMISSIONS && Boolean(m.is_group_manager));
   }
   if ((input.type ?? 'personal') === 'personal') {
     await createPersonalCollection(ctx, db, { id, email, first_name: input.first_name ?? null, last_name: input.last_name ?? null });

@@ -61,8 +61,14 @@ forEachAppDb('/api/permissions/group and /membership', (server) => {
     const opsMembership = mine.find((m: any) => m.group_id === group.id);
     assert.equal(opsMembership.user_id, user.user.id);
     assert.equal(opsMembership.is_group_manager, false);
+    // Setting is_group_manager needs Metabase's paid advanced-permissions feature: 402, whoever asks.
     const updated = await admin.put(`/api/permissions/membership/${opsMembership.membership_id}`, { is_group_manager: true });
-    assert.equal(updated.body.is_group_manager, true);
+    assert.equal(updated.status, 402);
+    assert.equal(updated.text, 'The group manager permissions functionality is only enabled if you have a premium token with the advanced-permissions feature.');
+    assert.equal((await admin.put('/api/permissions/membership/987654', { is_group_manager: false })).status, 402);
+    assert.equal((await user.client.put(`/api/permissions/membership/${opsMembership.membership_id}`, { is_group_manager: true })).status, 402);
+    const after = (await admin.get('/api/permissions/membership')).body[String(user.user.id)].find((m: any) => m.group_id === group.id);
+    assert.equal(after.is_group_manager, false);
     assert.equal((await admin.delete(`/api/permissions/membership/${opsMembership.membership_id}`)).status, 204);
     assert.equal((await admin.get(`/api/permissions/group/${group.id}`)).body.members.length, 0);
     await admin.post('/api/permissions/membership', { group_id: group.id, user_id: user.user.id });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachAppDb, setupAdmin, createUserClient, ADMIN, startServer } from '../helpers/server.js';
+import { forEachAppDb, setupAdmin, createUserClient, ADMIN, startServer, appDbKinds } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 
 forEachAppDb('setup and session', (server) => {
@@ -401,3 +401,44 @@ test('MB_PASSWORD_COMPLEXITY and MB_PASSWORD_LENGTH set the password rules and t
     await long.close();
   }
 });
+
+for (const kind of appDbKinds()) {
+  test(`MB_DISABLE_SESSION_THROTTLE=true turns login throttling off, by username and by address [${kind}]`, async () => {
+    const t = await startServer(kind, { MB_DISABLE_SESSION_THROTTLE: 'true' });
+    try {
+      await setupAdmin(t);
+      const from = { headers: { 'X-Forwarded-For': '203.0.113.99' } };
+      for (let i = 0; i < 55; i++) {
+        const r = await t.anon.post('/api/session', { username: i < 12 ? ADMIN.email : `nobody${i}@example.com`, password: `wrong-${i}` }, from);
+        assert.equal(r.status, 401);
+        assert.deepEqual(r.body, { errors: { password: 'did not match stored password' } }, `attempt ${i + 1}`);
+      }
+      const login = await t.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password }, from);
+      assert.equal(login.status, 200, '12 failures for the name and 55 from the address, and still no wait');
+      const recorded = await t.ctx.db.selectFrom('login_throttle').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      assert.equal(Number(recorded?.n), 0, 'nothing is recorded either');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`MB_SETUP_TOKEN is the setup token: shown before setup, the only one accepted, gone after [${kind}]`, async () => {
+    const t = await startServer(kind, { MB_SETUP_TOKEN: 'my-deployment-setup-token' });
+    try {
+      const props = await t.anon.get('/api/session/properties');
+      assert.equal(props.body['setup-token'], 'my-deployment-setup-token');
+      const stored = await t.ctx.db.selectFrom('setting').select('value').where('key', '=', 'setup-token').executeTakeFirst();
+      assert.ok(stored?.value && stored.value !== 'my-deployment-setup-token');
+      const generated = await t.anon.post('/api/setup', { token: stored.value, user: ADMIN, prefs: { site_name: 'X' } });
+      assert.equal(generated.status, 400, 'the generated token is not the setup token');
+      assert.equal(generated.body.errors.token, 'Token does not match the setup token.');
+      const ok = await t.anon.post('/api/setup', { token: 'my-deployment-setup-token', user: ADMIN, prefs: { site_name: 'From Env Token' } });
+      assert.equal(ok.status, 200);
+      assert.equal((await t.anon.get('/api/session/properties')).body['setup-token'], null);
+      const again = await t.anon.post('/api/setup', { token: 'my-deployment-setup-token', user: { ...ADMIN, email: 'second@example.com' }, prefs: { site_name: 'Y' } });
+      assert.equal(again.status, 403);
+    } finally {
+      await t.close();
+    }
+  });
+}

@@ -82,8 +82,17 @@ forEachAppDb('/api/user', (server) => {
     assert.ok(everyone.body.data.some((u: any) => u.id === gone.user.id));
     const legacy = await admin.get('/api/user', { query: { include_deactivated: 'true' } });
     assert.equal(legacy.body.total, everyone.body.total);
+    // Metabase's status-clause: include_deactivated=true lists everyone whatever the status says.
     const bothGiven = await admin.get('/api/user', { query: { include_deactivated: 'true', status: 'active' } });
-    assert.equal(bothGiven.body.total, active.body.total, 'status wins over include_deactivated');
+    assert.equal(bothGiven.body.total, everyone.body.total, 'include_deactivated wins over status');
+    const notDeactivated = await admin.get('/api/user', { query: { include_deactivated: 'false', status: 'deactivated' } });
+    assert.deepEqual(notDeactivated.body.data.map((u: any) => u.id), [gone.user.id]);
+    // Any other status word means active users, as in Metabase (not a 400).
+    for (const status of ['bogus', 'ACTIVE', 'Deactivated', '']) {
+      const other = await admin.get('/api/user', { query: { status } });
+      assert.equal(other.status, 200, status);
+      assert.deepEqual(other.body.data.map((u: any) => u.id), active.body.data.map((u: any) => u.id), status);
+    }
     const badBool = await admin.get('/api/user', { query: { include_deactivated: 'yes' } });
     assert.equal(badBool.status, 400);
     assert.equal(badBool.body.errors.include_deactivated, "nullable value must be a valid boolean string ('true' or 'false').");
@@ -95,23 +104,36 @@ forEachAppDb('/api/user', (server) => {
     assert.equal((await alice.client.get(`/api/user/${bob.user.id}`)).status, 403);
     const adminView = await admin.get(`/api/user/${bob.user.id}`);
     assert.equal(adminView.body.email, 'bob@example.com');
-    assert.deepEqual(adminView.body.user_group_memberships, [{ id: 1, is_group_manager: false }]);
+    assert.deepEqual(adminView.body.user_group_memberships, [{ id: 1 }], 'is_group_manager only with advanced permissions');
     assert.equal((await admin.get('/api/user/987654')).status, 404);
   });
 
-  test('a group manager lists and moves users of the groups they manage only', async () => {
+  test('group managers are a paid feature: 402 to make one, the flag ignored on users, and a carried-over flag gives no powers', async () => {
     const group = await admin.post('/api/permissions/group', { name: 'Analysts' });
-    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: alice.user.id, is_group_manager: true });
-    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: bob.user.id });
-    const listed = await alice.client.get('/api/user');
-    assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.data.map((u: any) => u.email).sort(), ['alice@example.com', 'bob@example.com']);
-    assert.equal((await alice.client.get(`/api/user/${bob.user.id}`)).status, 200);
-    assert.equal((await alice.client.get('/api/user', { query: { status: 'all' } })).status, 403);
-    const removed = await alice.client.put(`/api/user/${bob.user.id}`, { user_group_memberships: [{ id: 1 }] });
-    assert.equal(removed.status, 200);
-    assert.deepEqual(removed.body.user_group_memberships.map((m: any) => m.id), [1]);
-    assert.equal((await alice.client.put(`/api/user/${bob.user.id}`, { first_name: 'Hacked' })).status, 403);
+    const refused = await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: alice.user.id, is_group_manager: true });
+    assert.equal(refused.status, 402);
+    assert.equal(refused.text, 'The group manager permissions functionality is only enabled if you have a premium token with the advanced-permissions feature.');
+    assert.equal((await admin.get(`/api/permissions/group/${group.body.id}`)).body.members.length, 0, 'nothing was added');
+    assert.equal((await alice.client.post('/api/permissions/membership', { group_id: group.body.id, user_id: alice.user.id, is_group_manager: true })).status, 403, 'non-admins: 403 first');
+    // In user bodies the flag is ignored (groups are set by id), as Metabase's open-source edition does.
+    const created = await admin.post('/api/user', { email: 'mgr@example.com', user_group_memberships: [{ id: 1 }, { id: group.body.id, is_group_manager: true }] });
+    assert.equal(created.status, 200);
+    assert.deepEqual(created.body.user_group_memberships.map((m: any) => m.id).sort(), [1, group.body.id].sort());
+    const moved = await admin.put(`/api/user/${bob.user.id}`, { user_group_memberships: [{ id: 1 }, { id: group.body.id, is_group_manager: true }] });
+    assert.equal(moved.status, 200);
+    const flags = await server().ctx.db.selectFrom('permissions_group_membership').select('is_group_manager').where('group_id', '=', group.body.id).execute();
+    assert.ok(flags.length === 2 && flags.every((f) => !f.is_group_manager), 'no manager was made');
+    // A manager row carried over from a paid Metabase grants nothing here.
+    await server().ctx.db.updateTable('permissions_group_membership').set({ is_group_manager: true }).where('group_id', '=', group.body.id).where('user_id', '=', bob.user.id).execute();
+    await admin.post('/api/permissions/membership', { group_id: group.body.id, user_id: alice.user.id });
+    assert.equal((await bob.client.get('/api/user')).status, 403);
+    assert.equal((await bob.client.get(`/api/user/${alice.user.id}`)).status, 403);
+    assert.equal((await bob.client.put(`/api/user/${alice.user.id}`, { user_group_memberships: [{ id: 1 }] })).status, 403);
+    assert.equal((await bob.client.get('/api/permissions/group')).status, 403);
+    assert.equal((await bob.client.get(`/api/permissions/group/${group.body.id}`)).status, 403);
+    assert.equal((await bob.client.get('/api/permissions/membership')).status, 403);
+    assert.equal((await bob.client.put(`/api/permissions/membership/${group.body.id}/clear`)).status, 403);
+    await admin.put(`/api/user/${bob.user.id}`, { user_group_memberships: [{ id: 1 }] });
   });
 
   test('GET /api/user/recipients honours user-visibility', async () => {
