@@ -61,6 +61,12 @@ export interface ResultColumn {
 export interface RowStream extends AsyncIterable<unknown[]> {
   columns: ResultColumn[];
   close(): Promise<void>;
+  /**
+   * The next batch of rows (never empty), or null after the last one, when the connection has been released: for
+   * consumers that handle rows by the hundred (a million-row export), instead of iterating row by row. Use one way
+   * of reading per stream, not both.
+   */
+  nextBatch(): Promise<unknown[][] | null>;
 }
 
 export interface IntrospectedField {

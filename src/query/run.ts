@@ -162,23 +162,33 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
     const trend = insights?.active ? insights : null;
     await sink.start(cols);
     const max = prepared.maxRows;
-    let batch: unknown[][] = [];
-    if (max === null || max > 0) {
-      for await (const row of stream) {
-        for (const i of active) row[i] = convert[i](row[i]);
+    // Rows are handled a driver batch at a time; small batches are gathered so the sink writes BATCH rows at once.
+    let pending: unknown[][] = [];
+    while (max === null || count < max) {
+      let rows = await stream.nextBatch();
+      if (rows === null) break;
+      if (max !== null && count + rows.length > max) rows = rows.slice(0, max - count);
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        for (let a = 0; a < active.length; a++) {
+          const i = active[a];
+          row[i] = convert[i](row[i]);
+        }
         metadata?.add(row);
         trend?.add(row);
-        batch.push(row);
-        count += 1;
-        if (batch.length >= BATCH) {
-          await sink.rows(batch);
-          batch = [];
-          if (signal.aborted) throw new QueryCancelledError('cancelled');
-        }
-        if (max !== null && count >= max) break;
       }
+      count += rows.length;
+      if (pending.length === 0 && rows.length >= BATCH) {
+        await sink.rows(rows);
+      } else {
+        for (const row of rows) pending.push(row);
+        if (pending.length < BATCH) continue;
+        await sink.rows(pending);
+        pending = [];
+      }
+      if (signal.aborted) throw new QueryCancelledError('cancelled');
     }
-    if (batch.length) await sink.rows(batch);
+    if (pending.length) await sink.rows(pending);
     await stream.close();
     stream = null;
     release();

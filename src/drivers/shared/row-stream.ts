@@ -74,9 +74,29 @@ export function batchedRowStream(
     released = true;
     await release();
   };
+  let ended = false;
+  const nextBatch = async (): Promise<unknown[][] | null> => {
+    while (!ended) {
+      try {
+        const next = await pull();
+        if (next === null) {
+          ended = true;
+          await finish();
+          return null;
+        }
+        if (next.length) return next;
+      } catch (error) {
+        ended = true;
+        await finish().catch(() => {});
+        throw error;
+      }
+    }
+    return null;
+  };
   return {
     columns,
     close: finish,
+    nextBatch,
     [Symbol.asyncIterator]() {
       let batch: unknown[][] = [];
       let index = 0;

@@ -96,6 +96,10 @@ export class TemporalFormatter {
 
   /** Without zone handling: local values as local ISO (midnight date-times as dates), instants in the zone. */
   plain(value: string): string {
+    // Fast path for what the drivers produce for a timestamp without zone: "YYYY-MM-DDTHH:MM:SS".
+    if (value.length === 19 && value.charCodeAt(10) === 84 /* T */ && value.charCodeAt(13) === 58 && value.charCodeAt(16) === 58 && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45) {
+      return value.endsWith('T00:00:00') ? value.slice(0, 10) : value;
+    }
     let m = LOCAL.exec(value);
     if (m) {
       if (m[4] === undefined) return `${m[1]}-${m[2]}-${m[3]}`;

@@ -9,8 +9,11 @@ import { exportLayout, type ExportLayout } from './titles.js';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 export function csvField(v: unknown): string {
+  // Strings and numbers first: nearly every value of a large export is one or the other, and a number never needs quotes.
+  if (typeof v === 'string') return NEEDS_QUOTES.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+  if (typeof v === 'number') return String(v);
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return NEEDS_QUOTES.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
@@ -34,10 +37,11 @@ export class CsvSink implements ResultSink {
   async rows(batch: unknown[][]): Promise<void> {
     const indexes = this.indexes;
     let text = '';
+    const n = indexes.length;
     for (const row of batch) {
-      let line = '';
-      for (let k = 0; k < indexes.length; k++) line += (k ? ',' : '') + csvField(row[indexes[k]]);
-      text += line + '\n';
+      if (n) text += csvField(row[indexes[0]]);
+      for (let k = 1; k < n; k++) text += ',' + csvField(row[indexes[k]]);
+      text += '\n';
     }
     await this.out.write(text);
   }
