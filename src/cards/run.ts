@@ -50,7 +50,19 @@ export function cardRunParameters(card: CardRow, supplied: unknown): Obj[] {
   return out.filter((p) => p.target !== undefined);
 }
 
+// last_used_at is a recency hint (Metabase too writes it in batches, some seconds late): a card run by a busy
+// dashboard writes it at most once per card and instance every LAST_USED_RESOLUTION_MS, not on every run.
+const LAST_USED_RESOLUTION_MS = 20_000;
+const lastTouched = new WeakMap<AppContext, Map<number, number>>();
+
 async function touchLastUsed(ctx: AppContext, cardId: number): Promise<void> {
+  let touched = lastTouched.get(ctx);
+  if (!touched) lastTouched.set(ctx, (touched = new Map()));
+  const now = Date.now();
+  const previous = touched.get(cardId);
+  if (previous !== undefined && now - previous < LAST_USED_RESOLUTION_MS) return;
+  if (touched.size >= 10_000) touched.clear();
+  touched.set(cardId, now);
   await ctx.db.updateTable('report_card').set({ last_used_at: nowIso() }).where('id', '=', cardId).execute().catch(() => {});
 }
 
