@@ -1,8 +1,9 @@
 // Streams one statement's rows in batches over the extended query protocol, without pg-cursor's extra round trips.
 //
 // A statement is sent as one write — Parse, Bind, Describe, Execute(batch), Flush — on the unnamed statement and
-// portal. PostgreSQL answers with the row description and up to `batch` rows, then PortalSuspended (more to come: the
-// next read sends Execute(batch) + Flush again) or CommandComplete (the last batch, handed over at once). No Close,
+// portal. PostgreSQL answers with the row description and up to `batch` rows, then PortalSuspended (more to come: handing
+// a batch over sends Execute(batch) + Flush again at once, so the server produces the next batch while the caller
+// handles this one — one batch ahead at most) or CommandComplete (the last batch, handed over at once). No Close,
 // no waiting for ReadyForQuery before the rows are used: a small result costs one round trip, as a plain
 // `client.query` does. `close()` — at the end, or early when a row limit is reached — sends the Sync that ends the
 // implicit transaction (dropping the portal); the connection is usable again once ReadyForQuery answers it, and pg's
@@ -77,7 +78,7 @@ export class PortalReader implements pg.Submittable {
   next(): Promise<unknown[][] | null> {
     if (this.error) return Promise.reject(this.error);
     if (this.state === 'suspended' || this.state === 'complete') {
-      if (this.rows.length) return Promise.resolve(this.take());
+      if (this.rows.length) return Promise.resolve(this.takeAndPrefetch());
       if (this.state === 'complete' || this.closed) return Promise.resolve(null);
       this.fetch();
     } else if (this.closed) {
@@ -112,6 +113,16 @@ export class PortalReader implements pg.Submittable {
     return out;
   }
 
+  /**
+   * Hands over the batch that arrived and, if the portal has more, asks for the next one at once, so PostgreSQL
+   * produces it while the caller handles this one (at most one batch ahead).
+   */
+  private takeAndPrefetch(): unknown[][] {
+    const out = this.take();
+    if (this.state === 'suspended' && !this.closed) this.fetch();
+    return out;
+  }
+
   private fetch(): void {
     this.state = 'reading';
     this.connection!.execute({ portal: '', rows: this.batch });
@@ -129,7 +140,7 @@ export class PortalReader implements pg.Submittable {
     if (!waiter) return;
     this.waiter = null;
     if (this.closed) waiter.resolve(null);
-    else if (this.rows.length) waiter.resolve(this.take());
+    else if (this.rows.length) waiter.resolve(this.takeAndPrefetch());
     else if (this.state === 'complete') waiter.resolve(null);
     else {
       // suspended with no rows can't happen (a batch of 0 is never asked for); read on rather than hang
