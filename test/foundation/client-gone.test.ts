@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,17 +13,10 @@ import { createConnection } from 'mysql2/promise';
 import { setupAdmin, appDbKinds } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { createMysqlDatabase, MYSQL } from '../helpers/databases.js';
+import { freePort } from '../helpers/free-port.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /** Sends one request on a raw connection and drops the connection after `ms`, before any answer arrived. */
 async function dropAfter(port: number, session: string, path: string, form: Record<string, string>, ms: number): Promise<number> {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { createCard, registerDatabase } from '../cards/fixtures.js';
+import { freePort } from '../helpers/free-port.js';
 
 /** Counts the app-DB statements `ctx.db` runs while `work` runs. */
 async function countQueries(t: TestServer, work: () => Promise<unknown>): Promise<number> {
@@ -107,14 +107,6 @@ function appDbEnvOf(t: TestServer): Record<string, string> {
   const env = t.ctx.config.env;
   const keys = ['MB_DB_TYPE', 'MB_DB_FILE', 'MB_DB_HOST', 'MB_DB_PORT', 'MB_DB_USER', 'MB_DB_PASS', 'MB_DB_DBNAME'];
   return Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]!]));
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** Another Quarry process on the same app DB (a second instance shares no memory with this one). */
