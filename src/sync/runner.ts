@@ -29,6 +29,16 @@ function runnerOf(ctx: AppContext): Runner {
   return runner;
 }
 
+/** Makes `settled` (a promise that never rejects) the end of the database's chain, tracked until it settles. */
+function append(runner: Runner, databaseId: number, settled: Promise<unknown>): void {
+  runner.chains.set(databaseId, settled);
+  runner.running.add(settled);
+  void settled.finally(() => {
+    runner.running.delete(settled);
+    if (runner.chains.get(databaseId) === settled) runner.chains.delete(databaseId);
+  });
+}
+
 /** Queues a sync of the database and returns when it has run (never rejects). */
 export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Promise<SyncOutcome> {
   const runner = runnerOf(ctx);
@@ -51,12 +61,7 @@ export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Pr
     });
   });
   queue.set(kind, job);
-  runner.chains.set(databaseId, job);
-  runner.running.add(job);
-  job.finally(() => {
-    runner.running.delete(job);
-    if (runner.chains.get(databaseId) === job) runner.chains.delete(databaseId);
-  });
+  append(runner, databaseId, job);
   return job;
 }
 
@@ -70,13 +75,7 @@ export function runExclusive<T>(ctx: AppContext, databaseId: number, work: (sign
   runner.abort.signal.throwIfAborted();
   const previous = runner.chains.get(databaseId) ?? Promise.resolve();
   const job = previous.then(() => withSyncLease(ctx, databaseId, () => work(runner.abort.signal), { waitMs: options.waitMs, signal: runner.abort.signal }));
-  const settled = job.catch(() => undefined);
-  runner.chains.set(databaseId, settled);
-  runner.running.add(settled);
-  void settled.finally(() => {
-    runner.running.delete(settled);
-    if (runner.chains.get(databaseId) === settled) runner.chains.delete(databaseId);
-  });
+  append(runner, databaseId, job.catch(() => undefined));
   return job;
 }
 

@@ -4,7 +4,7 @@
 // "incomplete" to "complete" (or "aborted" when it fails).
 
 import type { AppContext } from '../context.js';
-import { acquireLease, releaseLease, withLease } from '../tasks/lease.js';
+import { withLease } from '../tasks/lease.js';
 import { conflict } from '../http/errors.js';
 import { connectionFor, loadDatabaseRow } from '../databases/connections.js';
 import { bool, nowIso } from '../appdb/portable.js';
@@ -48,22 +48,13 @@ export const SYNC_BUSY_MESSAGE = 'This database is being synced by another Quarr
  * (runner.ts `runExclusive`), which already keeps them apart from this instance's own syncs.
  */
 export async function withSyncLease<T>(ctx: AppContext, databaseId: number, job: () => Promise<T>, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<T> {
-  const key = syncLeaseKey(databaseId);
   const deadline = Date.now() + (options.waitMs ?? 0);
-  while (!(await acquireLease(ctx, key, LEASE_TTL_MS))) {
+  for (;;) {
+    const result = await withLease(ctx, syncLeaseKey(databaseId), LEASE_TTL_MS, job);
+    if (result.ran) return result.value;
     options.signal?.throwIfAborted();
     if (Date.now() >= deadline) throw conflict(SYNC_BUSY_MESSAGE);
     await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const renew = setInterval(() => {
-    acquireLease(ctx, key, LEASE_TTL_MS).catch(() => {});
-  }, LEASE_TTL_MS / 3);
-  renew.unref();
-  try {
-    return await job();
-  } finally {
-    clearInterval(renew);
-    await releaseLease(ctx, key).catch(() => {});
   }
 }
 
