@@ -11,7 +11,7 @@ import type { AppContext } from '../context.js';
 import type { Introspection, IntrospectedField, IntrospectedTable } from '../drivers/driver.js';
 import type { OpenDatabase } from '../databases/connections.js';
 import type { FieldRow, TableRow } from '../databases/database-row.js';
-import { nowIso, toJson, type Db } from '../appdb/portable.js';
+import { insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
 import type { AppDbDialect } from '../appdb/connect.js';
 import { newEntityId } from '../util/entity-id.js';
 import { NAME_MAX, fitText } from '../util/fit.js';
@@ -88,15 +88,7 @@ export function newTableValues(databaseId: number, t: IntrospectedTable, now: st
 }
 
 async function syncTableRow(db: Db, dialect: AppDbDialect, databaseId: number, existing: TableRow | undefined, t: IntrospectedTable, now: string): Promise<number> {
-  if (!existing) {
-    const values = newTableValues(databaseId, t, now);
-    if (dialect === 'mysql') {
-      const r = await db.insertInto('metabase_table').values(values).executeTakeFirstOrThrow();
-      return Number(r.insertId);
-    }
-    const row = await db.insertInto('metabase_table').values(values).returning('id').executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
+  if (!existing) return insertReturningId(db, dialect, 'metabase_table', newTableValues(databaseId, t, now));
   const changes: Record<string, unknown> = {};
   if (!existing.active) changes.active = true;
   if (existing.description === null && t.description) changes.description = t.description;
