@@ -6,9 +6,7 @@ import { Respond } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { listRevisions, revertRevision } from '../revisions/revisions.js';
 import { archiveSegment, createSegment, getSegment, listSegments, updateSegment } from '../segments/segments.js';
-
-/** Segment names are varchar(254). */
-const NAME_MAX = 254;
+import { NAME_MAX } from '../util/fit.js';
 
 export function segmentRoutes(r: Routes) {
   r.get('/api/segment', {}, ({ ctx, caller }) => listSegments(ctx, caller));

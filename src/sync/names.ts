@@ -4,8 +4,6 @@
 
 import { NAME_MAX } from '../util/fit.js';
 
-export { NAME_MAX };
-
 /** Whether a name fits a varchar(254) column (counted in characters, as PostgreSQL and MySQL count them). */
 export function fitsNameColumn(name: string | null | undefined): boolean {
   return name === null || name === undefined || name.length <= NAME_MAX || [...name].length <= NAME_MAX;

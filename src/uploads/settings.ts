@@ -13,6 +13,7 @@ import { withLease } from '../tasks/lease.js';
 import { defineSetting } from '../settings/definition.js';
 import { badRequest } from '../http/errors.js';
 import { parseJson } from '../appdb/portable.js';
+import { NAME_MAX } from '../util/fit.js';
 
 export interface UploadsSettings {
   db_id: number | null;
@@ -21,7 +22,6 @@ export interface UploadsSettings {
 }
 
 const EMPTY: UploadsSettings = { db_id: null, schema_name: null, table_prefix: null };
-const UPLOADS_NAME_MAX = 254;
 
 function normalize(value: unknown): UploadsSettings {
   const v = (typeof value === 'string' ? parseJson<Record<string, unknown>>(value, {}) : value) as Record<string, unknown> | null;
@@ -33,7 +33,7 @@ function normalize(value: unknown): UploadsSettings {
   // both are mirrored onto the database's varchar(254) uploads_* columns
   for (const key of ['schema_name', 'table_prefix'] as const) {
     const value = settings[key];
-    if (value !== null && [...value].length > UPLOADS_NAME_MAX) throw badRequest(`${key} must be at most ${UPLOADS_NAME_MAX} characters.`);
+    if (value !== null && [...value].length > NAME_MAX) throw badRequest(`${key} must be at most ${NAME_MAX} characters.`);
   }
   return settings;
 }
