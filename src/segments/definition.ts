@@ -102,15 +102,14 @@ export async function checkDefinition(ctx: AppContext, caller: Caller, input: Ch
 
 /** Fields named by id belong to the table, or are reached from one of its fields through `source-field`. */
 async function checkFields(ctx: AppContext, tableId: number, filter: Clause): Promise<void> {
-  const own = new Set<number>();
-  const via = new Set<number>();
+  // the field of the table itself: the one named, or the key it is reached through
+  const named = new Set<number>();
   walkClauses(filter, (c) => {
     if (c[0] !== 'field' || typeof c[1] !== 'number') return;
     const sourceField = (c[2] as Record<string, unknown> | null | undefined)?.['source-field'];
-    if (typeof sourceField === 'number') via.add(sourceField);
-    else own.add(c[1]);
+    named.add(typeof sourceField === 'number' ? sourceField : c[1]);
   });
-  const ids = [...new Set([...own, ...via])];
+  const ids = [...named];
   if (!ids.length) return;
   const rows = await ctx.db.selectFrom('metabase_field').select(['id', 'table_id']).where('id', 'in', ids).execute();
   const tableOf = new Map(rows.map((r) => [r.id, r.table_id]));

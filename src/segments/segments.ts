@@ -13,6 +13,7 @@ import { forbidden, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, parseJson, toJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { dataAccess } from '../permissions/data-access.js';
+import { visibleTablesOf } from '../databases/access.js';
 import { userInfos } from '../cards/creators.js';
 import { tableJson } from '../databases/json.js';
 import { registerSegmentSource, type Segment } from '../query/index.js';
@@ -25,6 +26,11 @@ export type SegmentRow = Selectable<SegmentTable>;
 
 /** Metabase's model name in `revision.model`. */
 const REVISION_MODEL = 'Segment';
+
+/** Lists show segments by name, case-insensitively (then by id). */
+function byName(a: SegmentRow, b: SegmentRow): number {
+  return a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id;
+}
 
 async function requireSegment(db: Db, id: number): Promise<SegmentRow> {
   const row = await db.selectFrom('segment').selectAll().where('id', '=', id).executeTakeFirst();
@@ -82,8 +88,7 @@ async function readableTableIds(ctx: AppContext, caller: Caller, tableIds: numbe
   const unique = [...new Set(tableIds)];
   if (!unique.length) return new Set();
   const tables = await ctx.db.selectFrom('metabase_table').select(['id', 'db_id', 'schema']).where('id', 'in', unique).execute();
-  const access = await dataAccess(ctx, caller);
-  return new Set(tables.filter((t) => access.canQueryTable(t)).map((t) => t.id));
+  return new Set(visibleTablesOf(await dataAccess(ctx, caller), tables).map((t) => t.id));
 }
 
 async function checkRead(ctx: AppContext, caller: Caller, row: SegmentRow): Promise<void> {
@@ -96,7 +101,7 @@ export async function listSegments(ctx: AppContext, caller: Caller) {
   const readable = await readableTableIds(ctx, caller, rows.map((r) => r.table_id));
   const visible = rows
     .filter((r) => readable.has(r.table_id))
-    .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+    .sort(byName);
   return hydrated(ctx, visible, { table: true, description: true });
 }
 
@@ -124,7 +129,7 @@ export interface NewSegment {
 export async function createSegment(ctx: AppContext, caller: Caller, input: NewSegment) {
   const definition = await checkDefinition(ctx, caller, { definition: input.definition, tableId: input.table_id, selfId: null });
   const now = nowIso();
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     const newId = await insertReturningId(trx, ctx.dialect, 'segment', {
       entity_id: newEntityId(),
       name: input.name,
@@ -139,11 +144,11 @@ export async function createSegment(ctx: AppContext, caller: Caller, input: NewS
       created_at: now,
       updated_at: now,
     });
-    const row = await requireSegment(trx, newId);
-    await pushRevision(ctx, trx, { model: REVISION_MODEL, modelId: newId, userId: caller.user.id, object: serialize(row), isCreation: true });
-    return newId;
+    const created = await requireSegment(trx, newId);
+    await pushRevision(ctx, trx, { model: REVISION_MODEL, modelId: newId, userId: caller.user.id, object: serialize(created), isCreation: true });
+    return created;
   });
-  return (await hydrated(ctx, [await requireSegment(ctx.db, id)]))[0];
+  return (await hydrated(ctx, [row]))[0];
 }
 
 export interface SegmentUpdate {
@@ -182,12 +187,13 @@ export async function updateSegment(ctx: AppContext, caller: Caller, id: number,
       if (definition['source-table'] !== before.table_id) changes.table_id = definition['source-table'];
     }
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     if (Object.keys(changes).length) await trx.updateTable('segment').set({ ...changes, updated_at: nowIso() }).where('id', '=', id).execute();
-    const row = await requireSegment(trx, id);
-    await pushRevision(ctx, trx, { model: REVISION_MODEL, modelId: id, userId: caller.user.id, object: serialize(row), message: input.revision_message });
+    const after = await requireSegment(trx, id);
+    await pushRevision(ctx, trx, { model: REVISION_MODEL, modelId: id, userId: caller.user.id, object: serialize(after), message: input.revision_message });
+    return after;
   });
-  return (await hydrated(ctx, [await requireSegment(ctx.db, id)]))[0];
+  return (await hydrated(ctx, [row]))[0];
 }
 
 /** DELETE /api/segment/:id (admins): as in Metabase, archives the segment (a revision with the message). */
@@ -201,8 +207,7 @@ export async function segmentsOfTables(ctx: AppContext, tableIds: number[]): Pro
   const unique = [...new Set(tableIds)];
   if (!unique.length) return out;
   const rows = await ctx.db.selectFrom('segment').selectAll().where('table_id', 'in', unique).where('archived', '=', false).execute();
-  rows.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
-  for (const row of rows) {
+  for (const row of rows.sort(byName)) {
     const list = out.get(row.table_id) ?? [];
     list.push(segmentJson(row));
     out.set(row.table_id, list);
