@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forEachAppDb, setupAdmin } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
-import { runSync } from '../../src/sync/runner.js';
-import { syncLeaseKey } from '../../src/sync/sync-database.js';
+import { runExclusive, runSync } from '../../src/sync/runner.js';
+import { SYNC_BUSY_MESSAGE, syncLeaseKey } from '../../src/sync/sync-database.js';
+import { INSTANCE_ID } from '../../src/tasks/lease.js';
 import { reloadSchedules } from '../../src/sync/scheduler.js';
 import { connectionFor } from '../../src/databases/connections.js';
 import { collectRows } from '../../src/drivers/shared/row-stream.js';
@@ -138,6 +139,28 @@ forEachAppDb('sync over time', (server) => {
     // An expired lease is taken over.
     await ctx.db.insertInto('task_lease').values({ lease_key: syncLeaseKey(db.id), owner: 'crashed-instance', expires_at: Date.now() - 1 }).execute();
     assert.equal(await runSync(ctx, db.id, 'schema'), 'done');
+  });
+
+  test('runExclusive (single-field and table rescans) waits for a sync lease held elsewhere, else answers 409', async () => {
+    const db = await addScratch('Exclusive');
+    const ctx = server().ctx;
+    const key = syncLeaseKey(db.id);
+    await ctx.db.insertInto('task_lease').values({ lease_key: key, owner: 'another-instance', expires_at: Date.now() + 60_000 }).execute();
+    let ran = 0;
+    const work = async () => ++ran;
+    await assert.rejects(runExclusive(ctx, db.id, work, { waitMs: 0 }), (e: any) => e.status === 409 && e.message === SYNC_BUSY_MESSAGE);
+    assert.equal(ran, 0);
+    // Released while it waits: it runs, under the lease, which it gives back afterwards.
+    const waiting = runExclusive(ctx, db.id, async () => {
+      const lease = await ctx.db.selectFrom('task_lease').select('owner').where('lease_key', '=', key).executeTakeFirst();
+      assert.equal(lease?.owner, INSTANCE_ID);
+      return work();
+    }, { waitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(ran, 0, 'still waiting for the other instance');
+    await ctx.db.deleteFrom('task_lease').where('lease_key', '=', key).execute();
+    assert.equal(await waiting, 1);
+    assert.equal(await ctx.db.selectFrom('task_lease').select('owner').where('lease_key', '=', key).executeTakeFirst(), undefined);
   });
 
   test('initial_sync_status goes incomplete → complete, or aborted when the first sync fails', async () => {
