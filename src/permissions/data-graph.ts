@@ -162,7 +162,8 @@ function applyValue(perms: GroupDatabasePerms, type: PermType, raw: unknown, tab
   if (!isObj(value) || !GRANULAR.has(type)) throw invalid(`${where}: ${JSON.stringify(value)} is not a valid value`);
   // per schema, or per table within a schema
   const bySchema = new Map<string, string | Map<string, string>>();
-  const schemas = new Set(tables.map((t) => schemaKey(t.schema)));
+  const schemaOf = new Map(tables.map((t) => [String(t.id), schemaKey(t.schema)]));
+  const schemas = new Set(schemaOf.values());
   for (const [schema, entry] of Object.entries(value)) {
     // a typo here would silently reset the whole database to its least-permissive value
     if (!schemas.has(schema)) throw invalid(`${where}: the database has no schema ${JSON.stringify(schema)}`);
@@ -171,9 +172,7 @@ function applyValue(perms: GroupDatabasePerms, type: PermType, raw: unknown, tab
       const byTable = new Map<string, string>();
       for (const [tableId, v] of Object.entries(entry)) {
         if (!/^\d+$/.test(tableId)) throw invalid(`${where}: ${JSON.stringify(tableId)} is not a table id`);
-        if (!tables.some((t) => t.id === Number(tableId) && schemaKey(t.schema) === schema)) {
-          throw invalid(`${where}: table ${tableId} is not in schema ${JSON.stringify(schema)}`);
-        }
+        if (schemaOf.get(tableId) !== schema) throw invalid(`${where}: table ${tableId} is not in schema ${JSON.stringify(schema)}`);
         byTable.set(tableId, checkValue(type, v, `${where} table ${tableId}`, true));
       }
       bySchema.set(schema, byTable);
@@ -187,17 +186,15 @@ function applyValue(perms: GroupDatabasePerms, type: PermType, raw: unknown, tab
     const v = entry === undefined ? left : typeof entry === 'string' ? entry : entry.get(String(table.id)) ?? left;
     values.set(table.id, { schema, value: v });
   }
-  const distinct = new Set([...values.values()].map((x) => x.value));
-  if (distinct.size <= 1) perms.database.set(type, distinct.size === 1 ? [...distinct][0] : left);
-  else perms.tables.set(type, values);
+  setPerTable(perms, type, values, left);
 }
 
-/** Sets a kind from one value per table: database-wide when they all agree, else per table. */
-function setPerTable(perms: GroupDatabasePerms, type: PermType, values: Map<number, { schema: string; value: string }>): void {
+/** Sets a kind from one value per table: database-wide when they all agree (`fallback` without tables), else per table. */
+function setPerTable(perms: GroupDatabasePerms, type: PermType, values: Map<number, { schema: string; value: string }>, fallback: string): void {
   const distinct = new Set([...values.values()].map((v) => v.value));
   perms.database.delete(type);
   perms.tables.delete(type);
-  if (distinct.size === 1) perms.database.set(type, [...distinct][0]);
+  if (distinct.size <= 1) perms.database.set(type, distinct.size === 1 ? [...distinct][0] : fallback);
   else perms.tables.set(type, values);
 }
 
@@ -227,7 +224,7 @@ function cascadeBlocked(perms: GroupDatabasePerms, entry: Obj, tables: TableRef[
       if (type === 'create-queries' && value === 'query-builder-and-native') value = 'query-builder';
       values.set(table.id, { schema: schemaKey(table.schema), value });
     }
-    setPerTable(perms, type, values);
+    setPerTable(perms, type, values, low);
   }
 }
 
