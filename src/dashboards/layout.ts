@@ -9,7 +9,7 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { archivedError, badRequest, forbidden, notFound } from '../http/errors.js';
+import { archivedError, badRequest, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, parseJson, toJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import type { CollectionAccess } from '../permissions/collections.js';
@@ -76,13 +76,23 @@ function mappingCardId(mapping: Obj, dashcardCardId: number | null | undefined):
   return typeof mapping.card_id === 'number' ? mapping.card_id : dashcardCardId ?? null;
 }
 
+/**
+ * A card about to be shown on a dashboard (a dashcard's card or one of its series) exists (404), is readable (403),
+ * isn't archived, and isn't another dashboard's question (400). `dashboardId` null: a dashboard not made yet.
+ */
+export function checkShownCard(access: CollectionAccess, card: CardRow | undefined, dashboardId: number | null): asserts card is CardRow {
+  if (!card) throw notFound();
+  access.checkRead(card.collection_id);
+  if (bool(card.archived)) throw archivedError();
+  if (card.dashboard_id !== null && card.dashboard_id !== dashboardId) {
+    throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
+  }
+}
 
 /**
- * The checks of an edit, against the current layout: cards added to the dashboard (or swapped in) must exist, be
- * readable and not archived, and not be another dashboard's question; series cards must exist, be readable and not archived,
- * nor be another dashboard's question; new filter mappings need a usable target (400); action
- * buttons need an existing action whose model is readable; new or changed filter mappings need data permission on
- * the card's table.
+ * The checks of an edit, against the current layout: cards added to the dashboard (or swapped in) and added series
+ * cards pass `checkShownCard`; new filter mappings need a usable target (400); action buttons need an existing action
+ * whose model is readable; new or changed filter mappings need data permission on the card's table.
  */
 export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: CollectionAccess, dashboardId: number, input: LayoutInput): Promise<void> {
   if (!input.dashcards) return;
@@ -121,24 +131,7 @@ export async function checkLayoutEdits(ctx: AppContext, caller: Caller, access: 
     if (!action || bool(action.archived) || !model) throw notFound();
     access.checkRead(model.collection_id);
   }
-  for (const id of addedCards) {
-    const card = cards.get(id);
-    if (!card) throw notFound();
-    access.checkRead(card.collection_id);
-    if (bool(card.archived)) throw archivedError();
-    if (card.dashboard_id !== null && card.dashboard_id !== dashboardId) {
-      throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
-    }
-  }
-  for (const id of addedSeries) {
-    const card = cards.get(id);
-    if (!card) throw notFound();
-    access.checkRead(card.collection_id);
-    if (bool(card.archived)) throw archivedError();
-    if (card.dashboard_id !== null && card.dashboard_id !== dashboardId) {
-      throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
-    }
-  }
+  for (const id of new Set([...addedCards, ...addedSeries])) checkShownCard(access, cards.get(id), dashboardId);
   await checkMappingAccess(
     ctx,
     caller,

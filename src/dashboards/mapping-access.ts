@@ -6,9 +6,8 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { forbidden } from '../http/errors.js';
-import { parseJson } from '../appdb/portable.js';
 import type { CardRow } from '../cards/store.js';
-import { canQuery } from '../cards/data-access.js';
+import { canRunAdhocQueries } from '../cards/data-access.js';
 import { fieldIdOf } from '../cards/parameter-values.js';
 import { dataAccess } from '../permissions/data-access.js';
 
@@ -48,13 +47,12 @@ export async function checkMappingAccess(ctx: AppContext, caller: Caller, checks
   for (const f of fields) {
     if (!access.canQueryTable({ id: f.table_id, db_id: f.db_id, schema: f.schema })) throw noPermission(f.table_name);
   }
-  const cards = new Map(checks.map((c) => [c.card.id, c.card]));
-  const tableNames = new Map(
-    (await ctx.db.selectFrom('metabase_table').select(['id', 'name']).where('id', 'in', [...cards.values()].map((c) => c.table_id ?? -1)).execute()).map((t) => [t.id, t.name]),
-  );
-  for (const card of cards.values()) {
-    if (!(await canQuery(ctx, caller, parseJson<Obj>(card.dataset_query, {})))) {
-      throw noPermission(card.table_id !== null ? tableNames.get(card.table_id) ?? String(card.table_id) : card.name);
-    }
-  }
+  // (by row, not id: cards about to be saved all have id 0)
+  const cards = [...new Set(checks.map((c) => c.card))];
+  const allowed = await canRunAdhocQueries(ctx, caller, cards);
+  const refused = cards.find((_, i) => !allowed[i]);
+  if (!refused) return;
+  if (refused.table_id === null) throw noPermission(refused.name);
+  const table = await ctx.db.selectFrom('metabase_table').select('name').where('id', '=', refused.table_id).executeTakeFirst();
+  throw noPermission(table?.name ?? String(refused.table_id));
 }

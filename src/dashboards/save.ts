@@ -12,21 +12,20 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { archivedError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { bool, parseJson } from '../appdb/portable.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { createCollection, deleteNewCollection } from '../collections/collections.js';
 import { findCollection } from '../collections/store.js';
 import { childrenLocation } from '../collections/locations.js';
 import { createCard, deleteCard } from '../cards/cards.js';
 import { cardsByIds, type CardRow } from '../cards/store.js';
-import { canQuery } from '../cards/data-access.js';
+import { canRunAdhocQueries } from '../cards/data-access.js';
 import { checkMappingAccess, type MappingCheck } from './mapping-access.js';
 import { checkedLegacyQuery, checkTypeRules } from '../cards/query-info.js';
 import { personalCollectionIds } from '../collections/personal.js';
 import { dashboardJson } from './json.js';
 import { requireDashboard } from './store.js';
-import { applyLayout, type DashcardInput, type TabInput } from './layout.js';
+import { applyLayout, checkShownCard, type DashcardInput, type TabInput } from './layout.js';
 import { checkNewMappingTargets } from './mapping-targets.js';
 import { insertDashboard, recordDashboardRevision, TRASH_MESSAGE } from './dashboards.js';
 import { s, throwIssues, type Issue, type Schema } from '../http/schema.js';
@@ -123,23 +122,16 @@ async function checkSave(ctx: AppContext, caller: Caller, access: CollectionAcce
   const all = plans.flatMap((p) => [p.card, ...p.series]);
   const existingIds = [...new Set(all.flatMap((c) => (c && 'existing' in c ? [c.existing] : [])))];
   const existing = await cardsByIds(ctx.db, existingIds);
-  for (const id of existingIds) {
-    const card = existing.get(id);
-    if (!card) throw notFound();
-    access.checkRead(card.collection_id);
-    if (bool(card.archived)) throw archivedError();
-    if (card.dashboard_id !== null) throw badRequest('This card is saved in another dashboard (a dashboard question) and can only be shown there.');
-  }
+  for (const id of existingIds) checkShownCard(access, existing.get(id), null);
+  // the checks POST /api/card makes of a query (400 saying what is wrong), then whether the caller may run them
+  const unsaved = all.flatMap((c) => (c && 'unsaved' in c ? [c.unsaved] : []));
   const databases = new Set<number>();
-  for (const plan of all) {
-    if (!plan || !('unsaved' in plan)) continue;
-    const card = plan.unsaved;
-    // the checks POST /api/card makes of a query (400 saying what is wrong)
+  for (const card of unsaved) {
     const query = checkedLegacyQuery(card.dataset_query as Obj);
     checkTypeRules(typeof card.type === 'string' ? card.type : 'question', query);
     if (typeof query.database === 'number' && query.database > 0) databases.add(query.database);
-    if (!(await canQuery(ctx, caller, card.dataset_query as Obj))) throw forbidden();
   }
+  if ((await canRunAdhocQueries(ctx, caller, unsaved.map(unsavedRow))).includes(false)) throw forbidden();
   if (databases.size) {
     const found = await ctx.db.selectFrom('metabase_database').select('id').where('id', 'in', [...databases]).execute();
     if (found.length !== databases.size) throw notFound();
