@@ -79,6 +79,16 @@ export function valueProblem(parameter: Obj, definition: Obj | undefined): strin
 
 const hasValue = (v: unknown) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0);
 
+/** Why one of a dashcard's mapped parameters (`dashcardQueryParameters`) can't apply its value: an unusable target. */
+export function mappedTargetProblem(mapped: Obj[]): string | null {
+  for (const parameter of mapped) {
+    if (!hasValue(parameter.value)) continue;
+    const problem = targetProblem(parameter.target);
+    if (problem) return `The filter "${String(parameter.name ?? parameter.id)}" is wired to this card through an unusable target. ${problem}`;
+  }
+  return null;
+}
+
 /**
  * Why a dashcard's query can't run with the requested filter values: a value that isn't a scalar or a list of
  * scalars, or a filter with a value wired to this card through a target that is not a usable form. Null when fine.
@@ -89,10 +99,5 @@ export function dashcardParameterProblem(requested: Obj[], definitions: Obj[], m
     const problem = valueProblem(parameter, byId.get(parameter.id));
     if (problem) return problem;
   }
-  for (const parameter of mapped) {
-    if (!hasValue(parameter.value)) continue;
-    const problem = targetProblem(parameter.target);
-    if (problem) return `The filter "${String(parameter.name ?? parameter.id)}" is wired to this card through an unusable target. ${problem}`;
-  }
-  return null;
+  return mappedTargetProblem(mapped);
 }

@@ -7,7 +7,7 @@ import type { CardRow } from '../cards/store.js';
 import { cardRunParameters } from '../cards/run.js';
 import { parametersOf, type DashboardRow, type DashcardRow } from '../dashboards/store.js';
 import { dashcardQueryParameters } from '../dashboards/parameters.js';
-import { targetProblem } from '../dashboards/mapping-targets.js';
+import { mappedTargetProblem } from '../dashboards/mapping-targets.js';
 import { runParameters } from '../dashboards/dashcard-query.js';
 import { sharedCardParameters, slugOf } from './shapes.js';
 
@@ -79,8 +79,6 @@ export function dashcardParameters(dashboard: DashboardRow, dashcard: DashcardRo
   const mapped = dashcardQueryParameters(dashboard.id, definitions, dashcard, card.id, values);
   // A value for a filter wired through an unusable target would run unfiltered — for an embed, a locked filter
   // silently not applied: refused instead.
-  if (mapped.some((parameter) => parameter.value !== undefined && parameter.value !== null && targetProblem(parameter.target) !== null)) {
-    throw badRequest('A filter is wired to this card through an unusable target.');
-  }
+  if (mappedTargetProblem(mapped)) throw badRequest('A filter is wired to this card through an unusable target.');
   return runParameters(card, dashcard, mapped);
 }
