@@ -12,14 +12,13 @@ import { chainFilterValues } from '../dashboards/chain-filter.js';
 import { slugOf, visibleDashcards } from '../public/shapes.js';
 import { sharedFieldRemapping, sharedFieldSearch, sharedFieldValues } from '../public/values.js';
 import type { EmbeddedDashboard } from './embed.js';
+import { blank } from './params.js';
 
 interface Constraint {
   type: string;
   value: unknown;
   fieldIds: number[];
 }
-
-const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** The fields the enabled filters are wired to, and the token's values as constraints on the fields they filter. */
 async function lookupsOf(ctx: AppContext, e: EmbeddedDashboard): Promise<{ allowed: number[]; constraints: Constraint[] }> {

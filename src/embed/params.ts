@@ -14,7 +14,8 @@ type Obj = Record<string, unknown>;
 /** Query-string keys of embed endpoints that are options, not parameter values. */
 const OPTION_KEYS = new Set(['format_rows', 'pivot_results']);
 
-function blank(value: unknown): boolean {
+/** No value: nothing, an empty string or an empty list. */
+export function blank(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
