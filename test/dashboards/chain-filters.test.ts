@@ -8,7 +8,7 @@ import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js
 import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
 import { createCollection, uniqueName } from '../cards/fixtures.js';
-import { createDashboard, newDashcard, putLayout } from './fixtures.js';
+import { createDashboard, newDashcard, putLayout, setAllUsersCollectionPerms } from './fixtures.js';
 
 forEachAppDb('dashboard filter values', (server) => {
   let admin: Client;
@@ -229,11 +229,7 @@ forEachAppDb('dashboard filter values', (server) => {
 
   test('values need read access to the dashboard', async () => {
     const secret = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none' });
     const hidden = await createDashboard(admin, { collection_id: secret.id, parameters: [{ id: 'x', type: 'category', name: 'X', slug: 'x' }] });
     const { client: user } = await createUserClient(server(), admin);
     assert.equal((await user.get(`/api/dashboard/${hidden.id}/params/x/values`)).status, 403);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { registerDatabase, createCard, createCollection, uniqueName, type DataFixture } from '../cards/fixtures.js';
-import { asInput, createDashboard, getDashboard, newDashcard, putLayout } from './fixtures.js';
+import { asInput, createDashboard, getDashboard, newDashcard, putLayout, setAllUsersCollectionPerms } from './fixtures.js';
 
 forEachAppDb('dashboards', (server) => {
   let admin: Client;
@@ -432,11 +432,7 @@ forEachAppDb('dashboards', (server) => {
   test('GET /api/dashboard?f=archived lists the archived dashboards the caller can read, and only those', async () => {
     const { client: user } = await createUserClient(server(), admin);
     const secret = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none' });
     const [mine, theirs, hidden, live] = [
       await createDashboard(user, { name: uniqueName('zz archived mine') }),
       await createDashboard(admin, { name: uniqueName('ZZ archived admin') }),
@@ -466,12 +462,7 @@ forEachAppDb('dashboards', (server) => {
     const { client: user } = await createUserClient(server(), admin);
     const secret = await createCollection(admin);
     const readable = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none', [readable.id]: 'read' };
-    const saved = await admin.put('/api/collection/graph', graph);
-    assert.equal(saved.status, 200, saved.text);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none', [readable.id]: 'read' });
 
     const hidden = await createDashboard(admin, { collection_id: secret.id });
     const readOnly = await createDashboard(admin, { collection_id: readable.id });

@@ -8,7 +8,7 @@ import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js
 import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
 import { createCollection, uniqueName } from '../cards/fixtures.js';
-import { createDashboard, getDashboard, newDashcard, putLayout } from './fixtures.js';
+import { createDashboard, getDashboard, newDashcard, putLayout, setAllUsersCollectionPerms } from './fixtures.js';
 import { flushExecutions } from '../../src/query/index.js';
 
 const PARAMETERS = [
@@ -398,11 +398,7 @@ forEachAppDb('dashcard queries', (server) => {
 
   test('permissions: the dashboard and the card must be readable', async () => {
     const secret = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none' });
     const hiddenCard = await card('Hidden', count('PRODUCTS'), { collection_id: secret.id });
     const open = await createDashboard(admin);
     const layout = await putLayout(admin, open.id, [newDashcard(-1, hiddenCard.id)]);

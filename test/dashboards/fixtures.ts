@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '../helpers/client.js';
 import { uniqueName } from '../cards/fixtures.js';
+import { ALL_USERS_GROUP_ID } from '../../src/users/memberships.js';
 
 export async function createDashboard(client: Client, fields: Record<string, unknown> = {}) {
   const response = await client.post('/api/dashboard', { name: uniqueName('Dash'), ...fields });
@@ -41,4 +42,11 @@ export async function getDashboard(client: Client, id: number) {
   const response = await client.get(`/api/dashboard/${id}`);
   assert.equal(response.status, 200, response.text);
   return response.body;
+}
+
+/** Sets what the All Users group (every user) may do in some collections, e.g. `{ [secret.id]: 'none' }`. */
+export async function setAllUsersCollectionPerms(admin: Client, perms: Record<number, 'none' | 'read' | 'write'>) {
+  const { revision } = (await admin.get('/api/collection/graph')).body;
+  const response = await admin.put('/api/collection/graph', { revision, groups: { [ALL_USERS_GROUP_ID]: perms } });
+  assert.equal(response.status, 200, response.text);
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { registerDatabase, createCard, createCollection, mbql, uniqueName, type DataFixture } from '../cards/fixtures.js';
-import { asInput, createDashboard, getDashboard, newDashcard, putLayout } from './fixtures.js';
+import { asInput, createDashboard, getDashboard, newDashcard, putLayout, setAllUsersCollectionPerms } from './fixtures.js';
 
 forEachAppDb('dashboard history and copies', (server) => {
   let admin: Client;
@@ -129,11 +129,7 @@ forEachAppDb('dashboard history and copies', (server) => {
     assert.equal(missing.status, 400);
     assert.equal(missing.body.errors.revision_id, 'value must be an integer greater than zero.');
     const readOnly = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [readOnly.id]: 'read' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [readOnly.id]: 'read' });
     const locked = await createDashboard(admin, { collection_id: readOnly.id });
     const { client: user } = await createUserClient(server(), admin);
     const rev = (await revisions(locked.id))[0];
@@ -250,11 +246,7 @@ forEachAppDb('dashboard history and copies', (server) => {
   test('deep copy leaves out cards the caller cannot read and lists them as uncopied', async () => {
     const { client: user } = await createUserClient(server(), admin);
     const secret = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none' });
     const hidden = await createCard(admin, data, { collection_id: secret.id });
     const visible = await createCard(admin, data);
     const d = await createDashboard(admin);
@@ -305,11 +297,7 @@ forEachAppDb('dashboard history and copies', (server) => {
   test('save refuses what it cannot save, before making anything: unknown cards 404, unreadable 403, bad queries 400, the Trash 400', async () => {
     const { client: user } = await createUserClient(server(), admin);
     const secret = await createCollection(admin);
-    const groups = (await admin.get('/api/permissions/group')).body;
-    const allUsers = groups.find((g: any) => g.name === 'All Users');
-    const graph = (await admin.get('/api/collection/graph')).body;
-    graph.groups[allUsers.id] = { ...graph.groups[allUsers.id], [secret.id]: 'none' };
-    assert.equal((await admin.put('/api/collection/graph', graph)).status, 200);
+    await setAllUsersCollectionPerms(admin, { [secret.id]: 'none' });
     const hidden = await createCard(admin, data, { collection_id: secret.id });
     const visible = await createCard(admin, data);
     const name = uniqueName('Refused');
