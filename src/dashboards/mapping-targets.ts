@@ -70,9 +70,11 @@ export function checkNewMappingTargets(mappings: Obj[], current: unknown[]): voi
 const isScalar = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /** A filter value is a scalar or a list of scalars. */
+export const isFilterValue = (value: unknown): boolean => isScalar(value) || (Array.isArray(value) && value.every(isScalar));
+
 export function valueProblem(parameter: Obj, definition: Obj | undefined): string | null {
   const value = parameter.value;
-  if (value === undefined || isScalar(value) || (Array.isArray(value) && value.every(isScalar))) return null;
+  if (value === undefined || isFilterValue(value)) return null;
   const name = typeof definition?.name === 'string' ? definition.name : String(parameter.id);
   return `Invalid value for the filter "${name}": ${JSON.stringify(value)}. A filter's value is a string, a number, a boolean or a list of them.`;
 }

@@ -7,19 +7,17 @@ import type { CardRow } from '../cards/store.js';
 import { cardRunParameters } from '../cards/run.js';
 import { parametersOf, type DashboardRow, type DashcardRow } from '../dashboards/store.js';
 import { dashcardQueryParameters } from '../dashboards/parameters.js';
-import { mappedTargetProblem } from '../dashboards/mapping-targets.js';
+import { isFilterValue, mappedTargetProblem } from '../dashboards/mapping-targets.js';
 import { runParameters } from '../dashboards/dashcard-query.js';
 import { sharedCardParameters, slugOf } from './shapes.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (x: unknown): x is Obj => x !== null && typeof x === 'object' && !Array.isArray(x);
-const isScalar = (x: unknown) => x === null || ['string', 'number', 'boolean'].includes(typeof x);
 
-/** A value as a viewer may send it: a scalar or a flat list of scalars. */
+/** A value as a viewer may send it: a scalar or a flat list of (at most 10,000) scalars. */
 export function checkValue(value: unknown): unknown {
-  if (isScalar(value)) return value;
-  if (Array.isArray(value) && value.length <= 10_000 && value.every(isScalar)) return value;
+  if (isFilterValue(value) && !(Array.isArray(value) && value.length > 10_000)) return value;
   throw badRequest('Invalid parameter value.');
 }
 
