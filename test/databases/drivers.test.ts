@@ -85,6 +85,34 @@ describe('every engine', () => {
     }
   });
 
+  test('nextBatch: every row once in non-empty batches, then null; a close after a few batches frees the connection', async () => {
+    for (const engine of ENGINES) {
+      const { connection } = open[engine];
+      const sql = `select ${q(engine, 'ID')} from ${q(engine, 'ANALYTIC_EVENTS')} order by ${q(engine, 'ID')}`;
+      const stream = await connection.execute(sql, []);
+      const ids: number[] = [];
+      let batches = 0;
+      for (let batch = await stream.nextBatch(); batch; batch = await stream.nextBatch()) {
+        assert.ok(batch.length > 0, `${engine}: an empty batch`);
+        batches += 1;
+        for (const row of batch) ids.push(Number(row[0]));
+      }
+      assert.equal(ids.length, 37169, engine);
+      assert.ok(batches > 1, `${engine}: ${batches} batch(es)`);
+      assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]), `${engine}: rows in order, none twice`);
+      assert.equal(await stream.nextBatch(), null, `${engine}: null again after the end`);
+      // Pool of 2: stopping after one, two and three batches (on PostgreSQL, while the next one is being fetched)
+      // must not exhaust it, and nothing is read after close().
+      for (const take of [1, 2, 3]) {
+        const partial = await connection.execute(sql, []);
+        for (let i = 0; i < take; i++) assert.ok((await partial.nextBatch())?.length, `${engine}: batch ${i + 1}`);
+        await partial.close();
+        assert.equal(await partial.nextBatch(), null, `${engine}: null after close`);
+      }
+      assert.deepEqual(await collectRows(await connection.execute(`select count(*) from ${q(engine, 'PRODUCTS')}`, [])), [[200]], engine);
+    }
+  });
+
   test('an AbortSignal cancels a running statement on the database', async () => {
     for (const engine of ENGINES) {
       const controller = new AbortController();

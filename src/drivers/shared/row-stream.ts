@@ -61,35 +61,36 @@ export function watchCancellation(options: ExecuteOptions | undefined, cancel: (
 
 /**
  * A RowStream over `pull`, which returns the next batch of rows or null at the end. `release` runs exactly once,
- * at the end, on error, on `close()`, or when the consumer stops iterating early.
+ * at the end, on error, on `close()`, or when the consumer stops iterating early; `pull` is not called after it.
+ * Iterating row by row reads through `nextBatch`.
  */
 export function batchedRowStream(
   columns: ResultColumn[],
   pull: () => Promise<unknown[][] | null>,
   release: () => Promise<void>,
 ): RowStream {
+  let ended = false;
   let released = false;
   const finish = async () => {
+    ended = true;
     if (released) return;
     released = true;
     await release();
   };
-  let ended = false;
   const nextBatch = async (): Promise<unknown[][] | null> => {
     while (!ended) {
+      let next: unknown[][] | null;
       try {
-        const next = await pull();
-        if (next === null) {
-          ended = true;
-          await finish();
-          return null;
-        }
-        if (next.length) return next;
+        next = await pull();
       } catch (error) {
-        ended = true;
         await finish().catch(() => {});
         throw error;
       }
+      if (next === null) {
+        await finish();
+        return null;
+      }
+      if (next.length) return next;
     }
     return null;
   };
@@ -100,30 +101,17 @@ export function batchedRowStream(
     [Symbol.asyncIterator]() {
       let batch: unknown[][] = [];
       let index = 0;
-      let done = false;
       return {
         async next(): Promise<IteratorResult<unknown[]>> {
-          while (index >= batch.length) {
-            if (done) return { done: true, value: undefined };
-            try {
-              const next = await pull();
-              if (next === null) {
-                done = true;
-                await finish();
-                return { done: true, value: undefined };
-              }
-              batch = next;
-              index = 0;
-            } catch (error) {
-              done = true;
-              await finish().catch(() => {});
-              throw error;
-            }
+          if (index >= batch.length) {
+            const next = await nextBatch();
+            if (next === null) return { done: true, value: undefined };
+            batch = next;
+            index = 0;
           }
           return { done: false, value: batch[index++] };
         },
         async return(): Promise<IteratorResult<unknown[]>> {
-          done = true;
           await finish();
           return { done: true, value: undefined };
         },
