@@ -234,6 +234,19 @@ forEachAppDb('/api/dataset', (server: () => TestServer) => {
     assert.equal(bad.body.status, 'failed');
   });
 
+  test('a row cap inside a driver batch stops reading there, every row once and in order, the connection reusable', async () => {
+    // Native SQL has no LIMIT added: the cap is applied to the driver's 500-row batches (mid-batch at 1,234), and on
+    // PostgreSQL the portal is dropped while its next batch is being fetched.
+    for (const wh of [w, pgw]) {
+      const capped = await run(wh.native('SELECT "ID" FROM "ORDERS" ORDER BY "ID"', {}, { constraints: { 'max-results': 1234, 'max-results-bare-rows': 1234 } }));
+      assert.equal(capped.body.row_count, 1234, wh.engine);
+      assert.equal(capped.body.data.rows_truncated, 1234, wh.engine);
+      assert.deepEqual(capped.body.data.rows.map((r: unknown[]) => r[0]), Array.from({ length: 1234 }, (_, i) => i + 1), wh.engine);
+      const after = await run(wh.native('SELECT COUNT(*) FROM "PRODUCTS"'));
+      assert.deepEqual(after.body.data.rows, [[200]], wh.engine);
+    }
+  });
+
   test('the unaggregated row limit is a setting', async () => {
     assert.equal((await admin.put('/api/setting/unaggregated-query-row-limit', { value: 150 })).status, 204);
     try {
