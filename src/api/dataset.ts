@@ -1,17 +1,27 @@
 // /api/dataset (spec §4.13): ad-hoc queries, downloads, MBQL → SQL, query metadata, parameter values, pivot.
 // Thin: each route reads its input and calls the query engine (src/query).
 
+import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { runQuery, compileToNative, QueryError, averageRunningTimeOfHash, queryHash, normalizeQuery } from '../query/index.js';
 import { runPivotQuery } from '../query/pivot.js';
 import { queryMetadata } from '../query/query-metadata.js';
-import { parameterValues, parameterSearch } from '../query/parameter-values.js';
+import { parameterValues } from '../query/parameter-values.js';
 import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'xlsx', 'api'] as const;
 type Format = (typeof EXPORT_FORMATS)[number];
+
+const valuesBody = { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) };
+
+/** A parameter's values (`search`: those matching it); the fields it is wired to must be visible to the caller. */
+async function wiredParameterValues(ctx: AppContext, caller: Caller, body: { parameter: Record<string, unknown>; field_ids: number[] | null }, search: string | null) {
+  if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
+  return parameterValues(ctx, caller, body.parameter, body.field_ids ?? [], search);
+}
 
 /** The dataset query of a body, checked the way Metabase checks it before running anything. */
 function datasetQuery(body: unknown): Record<string, unknown> {
@@ -93,33 +103,14 @@ export function datasetRoutes(r: Routes) {
 
   r.post('/api/dataset/query_metadata', {}, async ({ ctx, caller, body }) => applyDatabaseAccess(ctx, caller, await queryMetadata(ctx, caller, datasetQuery(body))));
 
-  // Values of fields being wired to a parameter: the fields' tables must be queryable by the caller.
-  r.post(
-    '/api/dataset/parameter/values',
-    { body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
-    async ({ ctx, caller, body }) => {
-      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
-      return parameterValues(ctx, caller, body.parameter, body.field_ids ?? []);
-    },
+  // Values of fields being wired to a parameter, all or those matching a search text (in the path or as `?query=`:
+  // the spec allows both forms).
+  r.post('/api/dataset/parameter/values', { body: valuesBody }, ({ ctx, caller, body }) => wiredParameterValues(ctx, caller, body, null));
+  r.post('/api/dataset/parameter/search/:query', { params: { query: s.nbstr() }, body: valuesBody }, ({ ctx, caller, params, body }) =>
+    wiredParameterValues(ctx, caller, body, params.query),
   );
-
-  r.post(
-    '/api/dataset/parameter/search/:query',
-    { params: { query: s.nbstr() }, body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
-    async ({ ctx, caller, params, body }) => {
-      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
-      return parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], params.query);
-    },
-  );
-
-  // The same with the search text as `?query=` (the spec allows both forms).
-  r.post(
-    '/api/dataset/parameter/search',
-    { query: { query: s.nbstr() }, body: { parameter: s.map(), field_ids: s.maybe(s.array(s.posInt())) } },
-    async ({ ctx, caller, query, body }) => {
-      if (body.field_ids?.length) await checkFieldsVisible(ctx, caller, body.field_ids);
-      return parameterSearch(ctx, caller, body.parameter, body.field_ids ?? [], query.query);
-    },
+  r.post('/api/dataset/parameter/search', { query: { query: s.nbstr() }, body: valuesBody }, ({ ctx, caller, query, body }) =>
+    wiredParameterValues(ctx, caller, body, query.query),
   );
 
   r.post('/api/dataset/:export-format', { params: { 'export-format': s.str() } }, ({ ctx, caller, params, body, reply }) => {

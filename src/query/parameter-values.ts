@@ -106,7 +106,3 @@ export async function parameterValues(ctx: AppContext, caller: Caller, parameter
   if (type === 'card') return fromCard(ctx, caller, config, search);
   return fromFields(ctx, caller, fieldIds, search);
 }
-
-export function parameterSearch(ctx: AppContext, caller: Caller, parameter: Record<string, unknown>, fieldIds: number[], query: string): Promise<ValuesResult> {
-  return parameterValues(ctx, caller, parameter, fieldIds, query);
-}
