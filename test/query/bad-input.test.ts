@@ -3,30 +3,17 @@
 // non-numeric bounds, object values for template tags and parameters. And an IN list too long to bind value by value
 // still runs where the engine can take it as one parameter, or fails with a message that says why.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
-import { registerWarehouses, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
+import { sampleWarehouseServer, ENGINES, type Warehouse } from './helpers/warehouses.js';
 import { q } from './helpers/native-cases.js';
 
 describe('bad input fails clearly', () => {
-  let server: TestServer;
-  let admin: Client;
-  let wh: Record<Engine, Warehouse>;
-
-  before(async () => {
-    server = await startServer('sqlite');
-    admin = await setupAdmin(server);
-    wh = await registerWarehouses(server, admin);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const env = sampleWarehouseServer();
 
   async function expectFailure(build: (w: Warehouse) => Record<string, unknown>, type: string, message: RegExp) {
     for (const e of ENGINES) {
-      const r = await admin.post('/api/dataset', build(wh[e]));
+      const r = await env.admin.post('/api/dataset', build(env.wh[e]));
       assert.equal(r.status, 202, `${e}: ${r.text.slice(0, 200)}`);
       assert.equal(r.body.status, 'failed', `${e} ran: ${JSON.stringify(r.body.data?.rows)}`);
       assert.equal(r.body.error_type, type, `${e}: ${r.body.error}`);
@@ -74,7 +61,7 @@ describe('bad input fails clearly', () => {
     await expectFailure((w) => countOrders(w, ['=', w.f('ORDERS', 'QUANTITY', { 'temporal-unit': 'year' }), 2024]), 'invalid-query', /You can't bucket a :type\/Integer Field by :year/);
     await expectFailure((w) => w.mbql({ 'source-table': w.t('PEOPLE'), aggregation: [['count']], breakout: [w.f('PEOPLE', 'BIRTH_DATE', { 'temporal-unit': 'hour' })] }), 'invalid-query', /You can't bucket a :type\/Date Field by :hour/);
     // `default` is no bucketing: fine on anything.
-    const r = await admin.post('/api/dataset', wh.sqlite.mbql({ 'source-table': wh.sqlite.t('ORDERS'), aggregation: [['count']], filter: ['=', wh.sqlite.f('ORDERS', 'QUANTITY', { 'temporal-unit': 'default' }), 2] }));
+    const r = await env.admin.post('/api/dataset', env.wh.sqlite.mbql({ 'source-table': env.wh.sqlite.t('ORDERS'), aggregation: [['count']], filter: ['=', env.wh.sqlite.f('ORDERS', 'QUANTITY', { 'temporal-unit': 'default' }), 2] }));
     assert.equal(r.body.status, 'completed', r.body.error);
   });
 
@@ -87,7 +74,7 @@ describe('bad input fails clearly', () => {
   test('contains and the other text filters on a date or a boolean (a number is searched as its text)', async () => {
     await expectFailure((w) => countOrders(w, ['starts-with', w.f('ORDERS', 'CREATED_AT'), '2024', { 'case-sensitive': false }]), 'invalid-query', /starts-with needs text, but Created At is a type\/DateTime/);
     await expectFailure((w) => w.mbql({ 'source-table': w.t('ACCOUNTS'), aggregation: [['count']], filter: ['contains', w.f('ACCOUNTS', 'TRIAL_CONVERTED'), 'tr'] }), 'invalid-query', /contains needs text, but Trial Converted is a type\/Boolean/);
-    const ids = (await admin.post('/api/dataset', wh.postgres.mbql({ 'source-table': wh.postgres.t('ORDERS'), fields: [wh.postgres.f('ORDERS', 'ID')], filter: ['contains', wh.postgres.f('ORDERS', 'ID'), '249'], 'order-by': [['asc', wh.postgres.f('ORDERS', 'ID')]], limit: 3 }))).body.data.rows;
+    const ids = (await env.admin.post('/api/dataset', env.wh.postgres.mbql({ 'source-table': env.wh.postgres.t('ORDERS'), fields: [env.wh.postgres.f('ORDERS', 'ID')], filter: ['contains', env.wh.postgres.f('ORDERS', 'ID'), '249'], 'order-by': [['asc', env.wh.postgres.f('ORDERS', 'ID')]], limit: 3 }))).body.data.rows;
     assert.deepEqual(ids, [[249], [1249], [2249]]);
   });
 
@@ -95,17 +82,17 @@ describe('bad input fails clearly', () => {
     const title = (w: Warehouse, start: unknown) => w.mbql({ 'source-table': w.t('PRODUCTS'), expressions: { s: ['substring', w.f('PRODUCTS', 'TITLE'), start, 3] }, fields: [['expression', 's']], limit: 1 });
     await expectFailure((w) => title(w, 'abc'), 'invalid-query', /The substring start must be a number, not "abc"/);
     await expectFailure((w) => title(w, w.f('PRODUCTS', 'CATEGORY')), 'invalid-query', /The substring start must be a number, but Category is a type\/Text/);
-    const r = await admin.post('/api/dataset', title(wh.postgres, ['+', 1, 1]));
+    const r = await env.admin.post('/api/dataset', title(env.wh.postgres, ['+', 1, 1]));
     assert.equal(r.body.status, 'completed', r.body.error);
   });
 
   test('infinite timestamps read as infinity on DuckDB as on PostgreSQL; time with zone as ISO offset times', async () => {
     for (const e of ['postgres', 'duckdb'] as const) {
       const sqlText = `SELECT 'infinity'::timestamp AS a, '-infinity'::timestamp AS b, 'infinity'::timestamptz AS c, 'infinity'::date AS d, '06:38:23.4024+00'::timetz AS t, '06:38:23+05:30'::timetz AS u`;
-      const r = await admin.post('/api/dataset', wh[e].native(sqlText));
+      const r = await env.admin.post('/api/dataset', env.wh[e].native(sqlText));
       assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
       assert.deepEqual(r.body.data.rows, [['infinity', '-infinity', 'infinity', 'infinity', '06:38:23.4024Z', '06:38:23+05:30']], e);
-      const csv = await admin.post('/api/dataset/csv', { query: wh[e].native(sqlText) });
+      const csv = await env.admin.post('/api/dataset/csv', { query: env.wh[e].native(sqlText) });
       assert.equal(csv.text.split('\n')[1], 'infinity,-infinity,infinity,infinity,06:38:23.4024Z,06:38:23+05:30', e);
     }
   });
@@ -113,9 +100,9 @@ describe('bad input fails clearly', () => {
   test('70,000 IN values: one parameter on PostgreSQL and SQLite, a clear refusal past MySQL’s limit', async () => {
     const ids = Array.from({ length: 70_000 }, (_, i) => i + 1);
     for (const e of ENGINES) {
-      const w = wh[e];
-      const r = await admin.post('/api/dataset', countOrders(w, ['=', w.f('ORDERS', 'ID'), ...ids]));
-      const negated = await admin.post('/api/dataset', countOrders(w, ['!=', w.f('ORDERS', 'ID'), ...ids]));
+      const w = env.wh[e];
+      const r = await env.admin.post('/api/dataset', countOrders(w, ['=', w.f('ORDERS', 'ID'), ...ids]));
+      const negated = await env.admin.post('/api/dataset', countOrders(w, ['!=', w.f('ORDERS', 'ID'), ...ids]));
       if (e === 'mysql') {
         for (const x of [r, negated]) {
           assert.equal(x.body.status, 'failed');
@@ -131,14 +118,14 @@ describe('bad input fails clearly', () => {
     // Text values too (case-sensitive as always).
     const names = Array.from({ length: 5_000 }, (_, i) => `Category ${i}`).concat(['Gizmo']);
     for (const e of ['postgres', 'sqlite'] as const) {
-      const w = wh[e];
-      const r = await admin.post('/api/dataset', w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['=', w.f('PRODUCTS', 'CATEGORY'), ...names] }));
+      const w = env.wh[e];
+      const r = await env.admin.post('/api/dataset', w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['=', w.f('PRODUCTS', 'CATEGORY'), ...names] }));
       assert.deepEqual(r.body.data.rows, [[51]], `${e}: ${r.body.error}`);
     }
-    const shown = await admin.post('/api/dataset/native', { ...countOrders(wh.postgres, ['=', wh.postgres.f('ORDERS', 'ID'), ...ids.slice(0, 1001)]), pretty: false });
+    const shown = await env.admin.post('/api/dataset/native', { ...countOrders(env.wh.postgres, ['=', env.wh.postgres.f('ORDERS', 'ID'), ...ids.slice(0, 1001)]), pretty: false });
     assert.match(shown.body.query, /= ANY\(ARRAY\[1, 2, 3, .*, 1001\]::bigint\[\]\)/);
     // A native tag with more values than PostgreSQL binds: a clear message, not the driver's.
-    const tag = await admin.post('/api/dataset', wh.postgres.native('SELECT COUNT(*) FROM "ORDERS" WHERE "ID" IN ({{ids}})', { ids: { name: 'ids', type: 'number' } }, { parameters: [{ type: 'number', target: ['variable', ['template-tag', 'ids']], value: ids }] }));
+    const tag = await env.admin.post('/api/dataset', env.wh.postgres.native('SELECT COUNT(*) FROM "ORDERS" WHERE "ID" IN ({{ids}})', { ids: { name: 'ids', type: 'number' } }, { parameters: [{ type: 'number', target: ['variable', ['template-tag', 'ids']], value: ids }] }));
     assert.equal(tag.body.status, 'failed');
     assert.match(tag.body.error, /more than the 65535 a postgres statement accepts/);
   });

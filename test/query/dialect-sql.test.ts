@@ -2,11 +2,9 @@
 // extraction, week start, binning, percentiles, string tests, intervals, LIMIT/OFFSET, quoting, null ordering) are
 // the ones each engine needs.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
-import { registerWarehouses, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
+import { sampleWarehouseServer, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
 
 type Expect = Partial<Record<Engine | 'all', RegExp[]>>;
 
@@ -315,23 +313,12 @@ const CASES: SqlCase[] = [
 ];
 
 describe('SQL per dialect (/api/dataset/native)', () => {
-  let server: TestServer;
-  let admin: Client;
-  let wh: Record<Engine, Warehouse>;
-
-  before(async () => {
-    server = await startServer('sqlite');
-    admin = await setupAdmin(server);
-    wh = await registerWarehouses(server, admin);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const env = sampleWarehouseServer();
 
   for (const c of CASES) {
     test(c.name, async () => {
       for (const e of ENGINES) {
-        const r = await admin.post('/api/dataset/native', { ...c.query(wh[e]), pretty: false });
+        const r = await env.admin.post('/api/dataset/native', { ...c.query(env.wh[e]), pretty: false });
         if (c.unsupported?.includes(e)) {
           assert.equal(r.status, 400, `${e} should refuse`);
           assert.equal(r.body.error_type, 'unsupported-feature');
@@ -341,7 +328,7 @@ describe('SQL per dialect (/api/dataset/native)', () => {
         const sql = r.body.query as string;
         for (const re of [...(c.expect.all ?? []), ...(c.expect[e] ?? [])]) assert.match(sql, re, `${e}: ${sql}`);
         // The SQL shown runs as is on its engine.
-        const run = await admin.post('/api/dataset', wh[e].native(sql));
+        const run = await env.admin.post('/api/dataset', env.wh[e].native(sql));
         assert.equal(run.body.status, 'completed', `${e}: ${run.body.error}\n${sql}`);
       }
     });
@@ -349,9 +336,9 @@ describe('SQL per dialect (/api/dataset/native)', () => {
 
   test('native queries are shown with their values substituted', async () => {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       const quote = (s: string) => (e === 'mysql' ? s.replace(/"/g, '`') : s);
-      const r = await admin.post('/api/dataset/native', w.native(quote('SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}} [[AND "PRICE" > {{min}}]]'), { cat: { name: 'cat', type: 'text' }, min: { name: 'min', type: 'number' } }, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: "Gizmo's" }] }));
+      const r = await env.admin.post('/api/dataset/native', w.native(quote('SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}} [[AND "PRICE" > {{min}}]]'), { cat: { name: 'cat', type: 'text' }, min: { name: 'min', type: 'number' } }, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: "Gizmo's" }] }));
       assert.equal(r.status, 200);
       assert.match(r.body.query, /= 'Gizmo''s'\s*$/);
     }

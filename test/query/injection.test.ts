@@ -4,11 +4,9 @@
 // text), identifiers are quoted, and the displayed SQL of /api/dataset/native escapes literals so that running it
 // gives the same answer.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
-import { registerWarehouses, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
+import { sampleWarehouseServer, ENGINES, type Warehouse } from './helpers/warehouses.js';
 import { prepareQuery } from '../../src/query/pipeline.js';
 import { q } from './helpers/native-cases.js';
 
@@ -26,21 +24,10 @@ const PAYLOADS = [
 ];
 
 describe('injection attempts are inert', () => {
-  let server: TestServer;
-  let admin: Client;
-  let wh: Record<Engine, Warehouse>;
-
-  before(async () => {
-    server = await startServer('sqlite');
-    admin = await setupAdmin(server);
-    wh = await registerWarehouses(server, admin);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const env = sampleWarehouseServer();
 
   async function count(w: Warehouse, query: Record<string, unknown>): Promise<unknown> {
-    const r = await admin.post('/api/dataset', query);
+    const r = await env.admin.post('/api/dataset', query);
     assert.equal(r.status, 202);
     assert.equal(r.body.status, 'completed', `${w.engine}: ${r.body.error}`);
     return r.body.data.rows[0][0];
@@ -48,7 +35,7 @@ describe('injection attempts are inert', () => {
 
   async function tablesIntact() {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       assert.equal(await count(w, w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']] })), 200, `${e} PRODUCTS intact`);
       assert.equal(await count(w, w.mbql({ 'source-table': w.t('ORDERS'), aggregation: [['count']] })), 18760, `${e} ORDERS intact`);
     }
@@ -56,7 +43,7 @@ describe('injection attempts are inert', () => {
 
   /** Values never appear in the SQL that runs; they are among its bound parameters. */
   async function assertBound(query: Record<string, unknown>, payload: string) {
-    const prepared = await prepareQuery(server.ctx, { query, caller: null, context: 'ad-hoc', skipPermissionCheck: true });
+    const prepared = await prepareQuery(env.server.ctx, { query, caller: null, context: 'ad-hoc', skipPermissionCheck: true });
     assert.ok(!prepared.sql.includes(payload), `payload in SQL: ${prepared.sql}`);
     assert.ok(prepared.params.some((p) => typeof p === 'string' && p.includes(payload)), 'payload is a bound value');
   }
@@ -79,7 +66,7 @@ describe('injection attempts are inert', () => {
   for (const [position, build] of filterPositions) {
     test(`MBQL value position: ${position}`, async () => {
       for (const e of ENGINES) {
-        const w = wh[e];
+        const w = env.wh[e];
         for (const p of PAYLOADS) {
           const query = w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: build(w, p) });
           assert.equal(await count(w, query), 0, `${e} ${JSON.stringify(p)}`);
@@ -92,12 +79,12 @@ describe('injection attempts are inert', () => {
 
   test('displayed SQL escapes literals: running it gives the same answer', async () => {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       // (A literal holding `{{x}}` would be read as a template tag when the SQL is run as a native query, as in
       // Metabase; that payload is covered everywhere else.)
       for (const p of PAYLOADS.filter((x) => !x.includes('{{'))) {
         const query = w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], filter: ['or', ['=', w.f('PRODUCTS', 'CATEGORY'), p], ['contains', w.f('PRODUCTS', 'TITLE'), p]] });
-        const sql = (await admin.post('/api/dataset/native', { ...query, pretty: false })).body.query as string;
+        const sql = (await env.admin.post('/api/dataset/native', { ...query, pretty: false })).body.query as string;
         assert.equal(await count(w, w.native(sql)), 0, `${e}: ${sql}`);
       }
     }
@@ -106,9 +93,9 @@ describe('injection attempts are inert', () => {
 
   test('identifiers a request names are quoted: expression, aggregation and join names, nested column names', async () => {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       for (const p of PAYLOADS) {
-        const r = await admin.post('/api/dataset', w.mbql({
+        const r = await env.admin.post('/api/dataset', w.mbql({
           'source-query': {
             'source-table': w.t('PRODUCTS'),
             expressions: { [p]: ['*', w.f('PRODUCTS', 'PRICE'), 2] },
@@ -127,7 +114,7 @@ describe('injection attempts are inert', () => {
 
   test('template tags: text, number, date and field-filter values are bound or refused', async () => {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       for (const p of PAYLOADS) {
         const text = w.native(q(w, 'SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}}'), { cat: { name: 'cat', type: 'text' } }, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: p }] });
         assert.equal(await count(w, text), 0, `${e} text ${p}`);
@@ -137,12 +124,12 @@ describe('injection attempts are inert', () => {
           const ff = w.native(q(w, 'SELECT COUNT(*) FROM "PRODUCTS" WHERE {{f}}'), { f: { name: 'f', type: 'dimension', dimension: w.f('PRODUCTS', 'TITLE'), 'widget-type': widget } }, { parameters: [{ type: widget, target: ['dimension', ['template-tag', 'f']], value: [p] }] });
           assert.equal(await count(w, ff), 0, `${e} ${widget} ${p}`);
         }
-        const number = await admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE "QUANTITY" > {{n}}'), { n: { name: 'n', type: 'number' } }, { parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'n']], value: p }] }));
+        const number = await env.admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE "QUANTITY" > {{n}}'), { n: { name: 'n', type: 'number' } }, { parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'n']], value: p }] }));
         assert.equal(number.body.status, 'failed');
         assert.equal(number.body.error_type, 'invalid-parameter');
-        const date = await admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE "CREATED_AT" > {{d}}'), { d: { name: 'd', type: 'date' } }, { parameters: [{ type: 'date/single', target: ['variable', ['template-tag', 'd']], value: p }] }));
+        const date = await env.admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE "CREATED_AT" > {{d}}'), { d: { name: 'd', type: 'date' } }, { parameters: [{ type: 'date/single', target: ['variable', ['template-tag', 'd']], value: p }] }));
         assert.equal(date.body.status, 'failed');
-        const dateFilter = await admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE {{d}}'), { d: { name: 'd', type: 'dimension', dimension: w.f('ORDERS', 'CREATED_AT'), 'widget-type': 'date/all-options' } }, { parameters: [{ type: 'date/all-options', target: ['dimension', ['template-tag', 'd']], value: p }] }));
+        const dateFilter = await env.admin.post('/api/dataset', w.native(q(w, 'SELECT COUNT(*) FROM "ORDERS" WHERE {{d}}'), { d: { name: 'd', type: 'dimension', dimension: w.f('ORDERS', 'CREATED_AT'), 'widget-type': 'date/all-options' } }, { parameters: [{ type: 'date/all-options', target: ['dimension', ['template-tag', 'd']], value: p }] }));
         assert.equal(dateFilter.body.error_type, 'invalid-parameter');
       }
       const tagged = w.native(q(w, 'SELECT COUNT(*) FROM "PRODUCTS" WHERE "CATEGORY" = {{cat}}'), { cat: { name: 'cat', type: 'text' } }, { parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: PAYLOADS[1] }] });
@@ -153,7 +140,7 @@ describe('injection attempts are inert', () => {
 
   test('MBQL parameters (dashboard filters) are bound', async () => {
     for (const e of ENGINES) {
-      const w = wh[e];
+      const w = env.wh[e];
       for (const p of PAYLOADS) {
         for (const type of ['category', 'string/contains', 'string/!=']) {
           const query = w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']] }, { parameters: [{ type, target: ['dimension', w.f('PRODUCTS', 'VENDOR')], value: [p] }] });

@@ -2,11 +2,9 @@
 // same sample rows; results must be equal (floats within rounding), and where a case says so, equal to values
 // computed in JS from the generated rows. One server and one registration of the four databases for all cases.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
-import type { Client } from '../helpers/client.js';
-import { registerWarehouses, ENGINES, type Engine, type Warehouse } from './helpers/warehouses.js';
+import { sampleWarehouseServer, ENGINES, type Engine } from './helpers/warehouses.js';
 import { MBQL_CASES, sample, type Case } from './helpers/mbql-cases.js';
 import { NATIVE_CASES } from './helpers/native-cases.js';
 
@@ -32,21 +30,10 @@ function sameRows(a: unknown[][], b: unknown[][]): string | null {
 const sortRows = (rows: unknown[][]) => [...rows].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
 
 describe('cross-engine matrix', () => {
-  let server: TestServer;
-  let admin: Client;
-  let wh: Record<Engine, Warehouse>;
-
-  before(async () => {
-    server = await startServer('sqlite');
-    admin = await setupAdmin(server);
-    wh = await registerWarehouses(server, admin);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const env = sampleWarehouseServer();
 
   async function check(c: Case) {
-    const results = await Promise.all(ENGINES.map(async (e) => ({ engine: e, response: await admin.post('/api/dataset', c.build(wh[e])) })));
+    const results = await Promise.all(ENGINES.map(async (e) => ({ engine: e, response: await env.admin.post('/api/dataset', c.build(env.wh[e])) })));
     const completed: Array<{ engine: Engine; rows: unknown[][]; cols: string[] }> = [];
     for (const { engine, response } of results) {
       assert.equal(response.status, 202, `${engine}: HTTP ${response.status} ${response.text.slice(0, 300)}`);

@@ -10,8 +10,9 @@ import pg from 'pg';
 import { createConnection } from 'mysql2/promise';
 import { loadSampleInto } from '../../../src/sample/load.js';
 import { PG, MYSQL } from '../../helpers/databases.js';
+import { before, after } from 'node:test';
 import type { Client } from '../../helpers/client.js';
-import type { TestServer } from '../../helpers/server.js';
+import { startServer, setupAdmin, type TestServer } from '../../helpers/server.js';
 import { idleSyncs } from '../../../src/sync/runner.js';
 
 export type Engine = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
@@ -160,4 +161,27 @@ export async function registerWarehouses(server: TestServer, admin: Client, engi
     out[engine] = new Warehouse(engine, out[engine].id, tables);
   }
   return out;
+}
+
+export interface WarehouseServer {
+  server: TestServer;
+  admin: Client;
+  wh: Record<Engine, Warehouse>;
+}
+
+/**
+ * For the enclosing describe: a server on a SQLite app DB with the four samples registered, started before its tests
+ * and closed after them. The fields are set once its `before` has run.
+ */
+export function sampleWarehouseServer(): WarehouseServer {
+  const env = {} as WarehouseServer;
+  before(async () => {
+    env.server = await startServer('sqlite');
+    env.admin = await setupAdmin(env.server);
+    env.wh = await registerWarehouses(env.server, env.admin);
+  });
+  after(async () => {
+    await env.server?.close();
+  });
+  return env;
 }
