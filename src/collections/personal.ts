@@ -4,16 +4,14 @@ import type { AppContext } from '../context.js';
 import { insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { slugify } from '../util/slug.js';
+import { fitText, NAME_MAX } from '../util/fit.js';
 
 const SUFFIX = "'s Personal Collection";
-/** collection.name is a varchar(254): a long owner name is cut so that the whole name fits. */
-const NAME_MAX = 254;
 
 export function personalCollectionName(user: { first_name: string | null; last_name: string | null; email: string }): string {
   const full = [user.first_name, user.last_name].filter((p) => p && p.trim()).join(' ').trim() || user.email;
-  const owner = [...full];
-  const room = NAME_MAX - SUFFIX.length;
-  return `${owner.length > room ? owner.slice(0, room).join('').trimEnd() : full}${SUFFIX}`;
+  // collection.name is a varchar(254): a long owner name is cut so that the whole name fits
+  return `${fitText(full, NAME_MAX - SUFFIX.length).trimEnd()}${SUFFIX}`;
 }
 
 export async function createPersonalCollection(

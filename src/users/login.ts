@@ -10,6 +10,7 @@ import { checkThrottle, recordAttempt, LOGIN_BY_IP, LOGIN_BY_USERNAME, FORGOT_BY
 import { findUserByEmail, findUser, assertValidPassword } from './users.js';
 import { invalidateCallerCache } from '../http/auth.js';
 import { MAX_INT } from '../http/schema.js';
+import { fitText } from '../util/fit.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -20,7 +21,7 @@ export interface ClientInfo {
 const WRONG_PASSWORD = () => new ApiError(401, { errors: { password: 'did not match stored password' } });
 
 /** Cuts a client-supplied value to its column's size (headers and cookies are whatever the client sent). */
-const fit = (value: string | null, max: number): string | null => (value === null ? null : [...value].slice(0, max).join(''));
+const fit = (value: string | null, max: number): string | null => (value === null ? null : fitText(value, max));
 
 async function recordLogin(ctx: AppContext, userId: number, token: string, client: ClientInfo): Promise<void> {
   const now = nowIso();
