@@ -66,6 +66,24 @@ interface Candidate {
   json: Record<string, unknown>;
 }
 
+/** What a kind says of its candidates; the rest defaults (not pinned, no creator, no use on dashboards, no edits yet). */
+type CandidateFields = Pick<Candidate, 'model' | 'id' | 'name' | 'description' | 'createdAt' | 'updatedAt' | 'json'> &
+  Partial<Pick<Candidate, 'texts' | 'collectionId' | 'collectionPosition' | 'creatorId' | 'databaseId' | 'dashboardcardCount'>>;
+
+function candidate(fields: CandidateFields): Candidate {
+  return {
+    texts: [fields.description ?? ''],
+    collectionId: null,
+    collectionPosition: null,
+    creatorId: null,
+    databaseId: null,
+    dashboardcardCount: 0,
+    lastEditedAt: null,
+    lastEditorId: null,
+    ...fields,
+  };
+}
+
 function tokens(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
@@ -149,7 +167,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       // the SQL, wherever the query form keeps it (legacy `native.query`, an MBQL 5 native stage)
       const native = row.query_type === 'native' ? String((legacyQuery(query) as { native?: { query?: unknown } }).native?.query ?? '') : '';
       const model = row.type === 'model' ? 'dataset' : row.type === 'metric' ? 'metric' : 'card';
-      out.push({
+      out.push(candidate({
         model,
         id: row.id,
         name: row.name,
@@ -160,8 +178,6 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
         creatorId: row.creator_id,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
         databaseId: row.database_id,
         dashboardcardCount: countOf.get(row.id) ?? 0,
         json: {
@@ -175,7 +191,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
           collection_position: row.collection_position,
           archived: bool(row.archived),
         },
-      });
+      }));
     }
   }
   if (models.has('dashboard')) {
@@ -187,23 +203,18 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .where(textPrefilter(options.q, 'report_dashboard.name', ['report_dashboard.description']))
       .execute();
     for (const row of rows) {
-      out.push({
+      out.push(candidate({
         model: 'dashboard',
         id: row.id,
         name: row.name,
         description: row.description,
-        texts: [row.description ?? ''],
         collectionId: row.collection_id,
         collectionPosition: row.collection_position,
         creatorId: row.creator_id,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
-        databaseId: null,
-        dashboardcardCount: 0,
         json: { collection_position: row.collection_position, archived: bool(row.archived) },
-      });
+      }));
     }
   }
   if (models.has('collection')) {
@@ -221,23 +232,16 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     for (const row of rows) {
       const ids = locationIds(row.location);
       const parent = ids.length ? ids[ids.length - 1] : null;
-      out.push({
+      out.push(candidate({
         model: 'collection',
         id: row.id,
         name: row.name,
         description: row.description,
-        texts: [row.description ?? ''],
         collectionId: parent,
-        collectionPosition: null,
-        creatorId: null,
         createdAt: row.created_at,
         updatedAt: row.created_at,
-        lastEditedAt: null,
-        lastEditorId: null,
-        databaseId: null,
-        dashboardcardCount: 0,
         json: { authority_level: row.authority_level, location: row.location, type: row.type, archived: bool(row.archived), personal_owner_id: row.personal_owner_id },
-      });
+      }));
     }
   }
   if (models.has('table') && !options.archived) {
@@ -263,21 +267,15 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     const data = await dataAccess(ctx, access.caller);
     for (const row of await q.execute()) {
       if (!data.canQueryTable({ id: row.id, db_id: row.db_id, schema: row.schema })) continue;
-      out.push({
+      out.push(candidate({
         model: 'table',
         id: row.id,
         name: row.display_name,
         description: row.description,
         texts: [row.name, row.description ?? ''],
-        collectionId: null,
-        collectionPosition: null,
-        creatorId: null,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
         databaseId: row.db_id,
-        dashboardcardCount: 0,
         json: {
           table_id: row.id,
           table_name: row.name,
@@ -286,28 +284,21 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
           database_id: row.db_id,
           initial_sync_status: row.initial_sync_status,
         },
-      });
+      }));
     }
   }
   if (models.has('segment')) {
     // Segments are found by those who may query their tables; archived ones by admins, who may restore them.
     const rows = options.archived && !access.caller.isSuperuser ? [] : await segmentSearchRows(ctx, access.caller, { archived: options.archived, tableDbId: options.tableDbId });
     for (const row of rows) {
-      out.push({
+      out.push(candidate({
         model: 'segment',
         id: row.id,
         name: row.name,
         description: row.description,
-        texts: [row.description ?? ''],
-        collectionId: null,
-        collectionPosition: null,
-        creatorId: null,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
         databaseId: row.db_id,
-        dashboardcardCount: 0,
         json: {
           table_id: row.table_id,
           table_name: row.table_name,
@@ -316,7 +307,7 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
           database_id: row.db_id,
           archived: bool(row.archived),
         },
-      });
+      }));
     }
   }
   if (models.has('database') && !options.archived) {
@@ -328,23 +319,16 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
     const data = await dataAccess(ctx, access.caller);
     for (const row of rows) {
       if (!data.canSeeDatabase(row.id)) continue;
-      out.push({
+      out.push(candidate({
         model: 'database',
         id: row.id,
         name: row.name,
         description: row.description,
-        texts: [row.description ?? ''],
-        collectionId: null,
-        collectionPosition: null,
-        creatorId: null,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
         databaseId: row.id,
-        dashboardcardCount: 0,
         json: { database_id: row.id, engine: row.engine, initial_sync_status: row.initial_sync_status },
-      });
+      }));
     }
   }
   if (models.has('action')) {
@@ -360,23 +344,18 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
       .where(textPrefilter(options.q, 'action.name', ['action.description']))
       .execute();
     for (const row of rows) {
-      out.push({
+      out.push(candidate({
         model: 'action',
         id: row.id,
         name: row.name,
         description: row.description,
-        texts: [row.description ?? ''],
         collectionId: row.model_collection_id,
-        collectionPosition: null,
         creatorId: row.creator_id,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
         databaseId: row.type === 'query' ? row.database_id : row.model_database_id,
-        dashboardcardCount: 0,
         json: { model_id: row.model_id, model_name: row.model_name, action_type: row.type, database_id: row.type === 'query' ? row.database_id : row.model_database_id, archived: bool(row.archived) },
-      });
+      }));
     }
   }
   if (models.has('snippet')) {
@@ -387,23 +366,18 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
         )
       : [];
     for (const row of rows) {
-      out.push({
+      out.push(candidate({
         model: 'snippet',
         id: row.id,
         name: row.name,
         description: row.description,
         texts: [row.description ?? '', ...(options.searchNativeQuery ? [row.content] : [])],
         collectionId: row.collection_id,
-        collectionPosition: null,
         creatorId: row.creator_id,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
-        lastEditedAt: null,
-        lastEditorId: null,
-        databaseId: null,
-        dashboardcardCount: 0,
         json: { archived: bool(row.archived) },
-      });
+      }));
     }
   }
   return out;
