@@ -1,7 +1,7 @@
 // /api/setting
 
 import type { Routes } from '../http/route.js';
-import { s, throwIssues } from '../http/schema.js';
+import { s, throwBodyNotAMap } from '../http/schema.js';
 import { adminSettingsList, readSetting } from '../settings/admin-list.js';
 
 /** `setting.key` is a varchar(254) column (only known settings are written, whose keys are short). */
@@ -19,9 +19,7 @@ export function settingRoutes(r: Routes) {
 
   r.put('/api/setting', {}, async ({ ctx, caller, request }) => {
     const updates = request.body;
-    if (!updates || typeof updates !== 'object' || Array.isArray(updates)) {
-      throwIssues([{ path: ['body'], message: 'Value must be a map.', received: updates, description: 'Value must be a map.' }]);
-    }
+    if (!updates || typeof updates !== 'object' || Array.isArray(updates)) throwBodyNotAMap(updates);
     // Apply all or nothing: check every key first (a bad one fails before any is written).
     await ctx.settings.setMany(updates as Record<string, unknown>, caller);
   });

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from './caller.js';
 import { forbidden, notFound, unauthenticated } from './errors.js';
-import { parseParams, throwIssues, tryParseParams, type Infer, type Schema } from './schema.js';
+import { parseParams, throwBodyNotAMap, throwIssues, tryParseParams, type Infer, type Schema } from './schema.js';
 import { resolveCaller } from './auth.js';
 import { localChangeDone } from './short-cache.js';
 
@@ -141,7 +141,7 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
         const bodyObject = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
         // A route that declares body keys takes a JSON object (`null` counts as no body).
         if (spec.body && rawBody !== undefined && rawBody !== null && rawBody !== bodyObject) {
-          throwIssues([{ path: ['body'], message: 'Value must be a map.', received: rawBody, description: 'Value must be a map.' }]);
+          throwBodyNotAMap(rawBody);
         }
         const body = spec.body ? parseParams(spec.body, bodyObject, false) : (rawBody as Record<string, unknown>);
         const input = {

@@ -301,6 +301,11 @@ export function throwIssues(issues: Issue[]): never {
   throw validationError(errors, specific);
 }
 
+/** The 400 for a request body that isn't the JSON object its route takes. */
+export function throwBodyNotAMap(received: unknown): never {
+  return throwIssues([{ path: ['body'], message: MAP, received, description: MAP }]);
+}
+
 /** Validates a record of named params (query string, path or body keys) against a shape. */
 export function parseParams<Shape extends Record<string, Schema<unknown>>>(
   shape: Shape,
