@@ -9,7 +9,7 @@ import { bool, parseJson } from '../appdb/portable.js';
 import { canRunQueries, type QueryAccessRequest } from '../permissions/query.js';
 import type { SavedCard } from '../query/sources.js';
 import { normalizeQuery, type DatasetQuery } from '../query/index.js';
-import { queryInfo, referencedCardIds, SAVED_QUESTIONS_DB_ID } from './query-info.js';
+import { legacyQuery, queryInfo, referencedCardIds, SAVED_QUESTIONS_DB_ID } from './query-info.js';
 import type { CardRow } from './store.js';
 
 function sourceIds(datasetQuery: Record<string, unknown>): number[] {
@@ -55,8 +55,10 @@ function accessRequest(datasetQuery: Record<string, unknown>, known: Map<number,
 }
 
 async function allowed(ctx: AppContext, caller: Caller, queries: Record<string, unknown>[]): Promise<boolean[]> {
-  const known = await savedCards(ctx, queries.flatMap(sourceIds));
-  const requests = queries.map((q) => accessRequest(q, known));
+  // each query normalized once here, not again by every reader of it (query-info.ts)
+  const legacy = queries.map(legacyQuery);
+  const known = await savedCards(ctx, legacy.flatMap(sourceIds));
+  const requests = legacy.map((q) => accessRequest(q, known));
   const checked = requests.filter((r): r is QueryAccessRequest => r !== null);
   const answers = await canRunQueries(ctx, caller, checked);
   let next = 0;

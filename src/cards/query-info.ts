@@ -17,10 +17,23 @@ function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/**
+ * Queries this module normalized itself: every function here takes either form, and a saved card's query is read by
+ * several of them in turn (a save checks types, sources, references), so a legacy form is not normalized again.
+ */
+const LEGACY = new WeakSet<Obj>();
+
+function normalized(datasetQuery: Obj): Obj {
+  const legacy = normalizeQuery(datasetQuery) as unknown as Obj;
+  LEGACY.add(legacy);
+  return legacy;
+}
+
 /** The legacy MBQL form of a query (MBQL 5 converted, spellings normalized); the query itself when it can't be read. */
 export function legacyQuery(datasetQuery: Obj): Obj {
+  if (LEGACY.has(datasetQuery)) return datasetQuery;
   try {
-    return normalizeQuery(datasetQuery) as unknown as Obj;
+    return normalized(datasetQuery);
   } catch {
     return datasetQuery;
   }
@@ -52,7 +65,7 @@ export function checkedLegacyQuery(datasetQuery: Obj): Obj {
   checkTemplateTagMaps(datasetQuery);
   let legacy: Obj;
   try {
-    legacy = normalizeQuery(datasetQuery) as unknown as Obj;
+    legacy = normalized(datasetQuery);
   } catch (error) {
     if (error instanceof QueryError) throw badRequest(`Invalid dataset_query: ${error.message}`);
     throw badRequest('Invalid dataset_query: it is not a query this server can read.');
