@@ -3,9 +3,10 @@
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { countApiKeys, createApiKey, deleteApiKey, listApiKeys, regenerateApiKey, updateApiKey } from '../users/api-keys.js';
+import { NAME_MAX } from '../util/fit.js';
 
 /** Key names are a varchar(254) column (and the first name of the key's hidden user). */
-const name = s.nbstr(undefined, { max: 254 });
+const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function apiKeyRoutes(r: Routes) {
   r.post('/api/api-key', { body: { name, group_id: s.posInt() } }, ({ ctx, caller, body }) =>

@@ -14,9 +14,10 @@ import {
   renameGroup,
   updateMember,
 } from '../users/groups.js';
+import { NAME_MAX } from '../util/fit.js';
 
 /** Group names are a varchar(254) column. */
-const name = s.nbstr(undefined, { max: 254 });
+const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function permissionsGroupRoutes(r: Routes) {
   r.get('/api/permissions/group', {}, ({ ctx, caller }) => listGroups(ctx, caller));

@@ -18,8 +18,9 @@ export function datestr(): Schema<string> {
 }
 
 /** Timeline and event names and event time zones are varchar(255) columns. */
-export const TIMELINE_TEXT_MAX = 255;
-const name = () => s.nbstr(undefined, { max: TIMELINE_TEXT_MAX });
+const TIMELINE_TEXT_MAX = 255;
+/** A timeline's or an event's name. */
+export const timelineName = () => s.nbstr(undefined, { max: TIMELINE_TEXT_MAX });
 const timezone = () => s.str(undefined, { max: TIMELINE_TEXT_MAX });
 
 const eventFields = {
@@ -36,7 +37,7 @@ export function timelineEventRoutes(r: Routes) {
     '/api/timeline-event',
     {
       body: {
-        name: name(),
+        name: timelineName(),
         timestamp: datestr(),
         timezone: timezone(),
         timeline_id: s.posInt(),
@@ -53,7 +54,7 @@ export function timelineEventRoutes(r: Routes) {
     {
       params: { id: s.posInt() },
       body: {
-        name: s.maybe(name()),
+        name: s.maybe(timelineName()),
         timestamp: s.maybe(datestr()),
         timezone: s.maybe(timezone()),
         timeline_id: s.maybe(s.posInt()),

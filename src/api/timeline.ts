@@ -3,7 +3,7 @@
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { collectionTimelines, createTimeline, deleteTimeline, getTimeline, listTimelines, updateTimeline, ICONS } from '../timelines/timelines.js';
-import { datestr, TIMELINE_TEXT_MAX } from './timeline-event.js';
+import { datestr, timelineName } from './timeline-event.js';
 
 const timelineBody = {
   description: s.maybe(s.str()),
@@ -13,8 +13,6 @@ const timelineBody = {
   archived: s.maybe(s.bool()),
 };
 const include = s.maybe(s.enum(['events'] as const));
-/** Timeline names are a varchar(255) column. */
-const name = () => s.nbstr(undefined, { max: TIMELINE_TEXT_MAX });
 
 export function timelineRoutes(r: Routes) {
   r.get('/api/timeline', { query: { include, archived: s.maybe(s.bool()) } }, ({ ctx, caller, query }) =>
@@ -41,9 +39,9 @@ export function timelineRoutes(r: Routes) {
       }),
   );
 
-  r.post('/api/timeline', { body: { name: name(), ...timelineBody } }, ({ ctx, caller, body }) => createTimeline(ctx, caller, body));
+  r.post('/api/timeline', { body: { name: timelineName(), ...timelineBody } }, ({ ctx, caller, body }) => createTimeline(ctx, caller, body));
 
-  r.put('/api/timeline/:id', { params: { id: s.posInt() }, body: { name: s.maybe(name()), ...timelineBody } }, ({ ctx, caller, params, body, bodyKeys }) =>
+  r.put('/api/timeline/:id', { params: { id: s.posInt() }, body: { name: s.maybe(timelineName()), ...timelineBody } }, ({ ctx, caller, params, body, bodyKeys }) =>
     updateTimeline(ctx, caller, params.id, body, bodyKeys),
   );
 

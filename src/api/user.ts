@@ -20,12 +20,13 @@ import {
 import { currentUser } from '../users/current-user.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGE } from '../users/password-policy.js';
 import { availableLocale, isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
+import { NAME_MAX } from '../util/fit.js';
 const memberships = s.maybe(
   s.array(s.object({ id: s.posInt(), is_group_manager: s.optional(s.bool()) }, 'map with :id and optional :is_group_manager')),
 );
 const id = { id: s.posInt() };
 /** First and last names are varchar(254) columns. */
-const name = s.nbstr(undefined, { max: 254 });
+const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function userRoutes(r: Routes) {
   r.get('/api/user/current', {}, ({ ctx, caller }) => currentUser(ctx, caller));
