@@ -21,7 +21,7 @@ const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
 const cache = new Map<string, ZoneSegment[]>();
 
-export function isKnownZone(zone: string): boolean {
+function isKnownZone(zone: string): boolean {
   return typeof zone === 'string' && zone !== '' && DateTime.fromMillis(0, { zone }).isValid;
 }
 
@@ -89,14 +89,6 @@ export function zoneConversion(from: string, to: string): ConversionSegment[] {
     out.push({ fromLocal: t + offsetOf(a, t) * 60_000, shift });
   }
   return out;
-}
-
-/** The zone's offset now as `+HH:MM` (what MySQL accepts as a session time zone without its zone tables). */
-export function currentOffsetText(zone: string, now: Date = new Date()): string {
-  const minutes = offsetAt(now.getTime(), zone);
-  const sign = minutes < 0 ? '-' : '+';
-  const abs = Math.abs(minutes);
-  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
 /** 'YYYY-MM-DD HH:MM:SS' of epoch milliseconds read in UTC. */
