@@ -46,10 +46,26 @@ interface Definition {
   kind: string | null;
   datasetQuery: Obj | null;
   template: Obj | null;
+  responseHandle: string | null;
+  errorHandle: string | null;
 }
 
-async function actionModel(ctx: AppContext, access: CollectionAccess, modelId: number, mode: 'read' | 'write'): Promise<CardRow> {
-  const model = mode === 'write' ? await writableCard(ctx, access, modelId) : await readableCard(ctx, access, modelId);
+/** The columns a definition sets (those of other action types null). */
+function definitionColumns(d: Definition) {
+  return {
+    type: d.type,
+    model_id: d.modelId,
+    database_id: d.databaseId,
+    dataset_query: storedQuery(d.datasetQuery, d.databaseId),
+    kind: d.kind,
+    template: toJson(d.template),
+    response_handle: d.responseHandle,
+    error_handle: d.errorHandle,
+  };
+}
+
+async function writableModel(ctx: AppContext, access: CollectionAccess, modelId: number): Promise<CardRow> {
+  const model = await writableCard(ctx, access, modelId);
   if (model.type !== 'model') throw badRequest('Actions can only be added to models.');
   return model;
 }
@@ -102,24 +118,22 @@ export async function listActions(ctx: AppContext, caller: Caller, modelId: numb
   return actionsJson(ctx, rows);
 }
 
-export async function getAction(ctx: AppContext, caller: Caller, id: number) {
-  const row = await requireAction(ctx, id);
-  await readableCard(ctx, await collectionAccess(ctx, caller), row.model_id);
-  return actionJson(ctx, row, { creator: true });
+/** An action the caller may read (404 for archived or missing actions). */
+export async function readableAction(ctx: AppContext, caller: Caller, id: number): Promise<ActionRow> {
+  const action = await requireAction(ctx, id);
+  await readableCard(ctx, await collectionAccess(ctx, caller), action.model_id);
+  return action;
 }
 
-/** An action the caller may read, with its model (404 for archived or missing actions). */
-export async function readableAction(ctx: AppContext, caller: Caller, id: number): Promise<{ action: ActionRow; model: CardRow }> {
-  const action = await requireAction(ctx, id);
-  const model = await readableCard(ctx, await collectionAccess(ctx, caller), action.model_id);
-  return { action, model };
+export async function getAction(ctx: AppContext, caller: Caller, id: number) {
+  return actionJson(ctx, await readableAction(ctx, caller, id), { creator: true });
 }
 
 export async function createAction(ctx: AppContext, caller: Caller, input: ActionInput) {
   const type = input.type ?? 'query';
   if (type === 'query' && !input.database_id) throw messageError(400, 'Must provide a database_id for query actions', { type, database_id: null });
   const access = await collectionAccess(ctx, caller);
-  const model = await actionModel(ctx, access, input.model_id!, 'write');
+  const model = await writableModel(ctx, access, input.model_id!);
   const definition: Definition = {
     type,
     modelId: model.id,
@@ -127,6 +141,8 @@ export async function createAction(ctx: AppContext, caller: Caller, input: Actio
     kind: type === 'implicit' ? (input.kind ?? null) : null,
     datasetQuery: type === 'query' ? (input.dataset_query ?? null) : null,
     template: type === 'http' ? (input.template ?? null) : null,
+    responseHandle: type === 'http' ? (input.response_handle ?? null) : null,
+    errorHandle: type === 'http' ? (input.error_handle ?? null) : null,
   };
   await checkDefinition(ctx, caller, model, definition, true);
   const now = nowIso();
@@ -134,14 +150,7 @@ export async function createAction(ctx: AppContext, caller: Caller, input: Actio
     entity_id: newEntityId(),
     name: input.name,
     description: input.description ?? null,
-    type,
-    model_id: model.id,
-    database_id: definition.databaseId,
-    dataset_query: storedQuery(definition.datasetQuery, definition.databaseId),
-    kind: definition.kind,
-    template: toJson(definition.template),
-    response_handle: type === 'http' ? (input.response_handle ?? null) : null,
-    error_handle: type === 'http' ? (input.error_handle ?? null) : null,
+    ...definitionColumns(definition),
     parameters: type === 'implicit' ? null : toJson(input.parameters ?? []),
     parameter_mappings: toJson(input.parameter_mappings ?? null),
     visualization_settings: toJson(input.visualization_settings ?? {}),
@@ -156,10 +165,12 @@ export async function createAction(ctx: AppContext, caller: Caller, input: Actio
 export async function updateAction(ctx: AppContext, caller: Caller, id: number, input: ActionInput, present: Set<string>) {
   const before = await requireAction(ctx, id, { archivedToo: true });
   const access = await collectionAccess(ctx, caller);
-  await writableCard(ctx, access, before.model_id);
   const has = (key: keyof ActionInput) => present.has(key) && input[key] !== null && input[key] !== undefined;
+  const modelId = has('model_id') ? input.model_id! : before.model_id;
+  // moving an action needs write access to the model it leaves as well as to the one it joins
+  if (modelId !== before.model_id) await writableCard(ctx, access, before.model_id);
+  const model = await writableModel(ctx, access, modelId);
   const type = has('type') ? input.type! : (before.type as ActionType);
-  const model = await actionModel(ctx, access, has('model_id') ? input.model_id! : before.model_id, 'write');
   const datasetQueryChanged = has('dataset_query') || (type === 'query' && before.type !== 'query') || (has('database_id') && input.database_id !== before.database_id);
   const definition: Definition = {
     type,
@@ -168,19 +179,11 @@ export async function updateAction(ctx: AppContext, caller: Caller, id: number, 
     kind: type === 'implicit' ? (has('kind') ? input.kind! : before.kind) : null,
     datasetQuery: type === 'query' ? (has('dataset_query') ? input.dataset_query! : datasetQueryOf(before)) : null,
     template: type === 'http' ? (has('template') ? input.template! : templateOf(before)) : null,
+    responseHandle: type === 'http' ? (present.has('response_handle') ? (input.response_handle ?? null) : before.response_handle) : null,
+    errorHandle: type === 'http' ? (present.has('error_handle') ? (input.error_handle ?? null) : before.error_handle) : null,
   };
   await checkDefinition(ctx, caller, model, definition, datasetQueryChanged);
-  const changes: Obj = {
-    type,
-    model_id: model.id,
-    database_id: definition.databaseId,
-    dataset_query: storedQuery(definition.datasetQuery, definition.databaseId),
-    kind: definition.kind,
-    template: toJson(definition.template),
-    response_handle: type === 'http' ? (present.has('response_handle') ? (input.response_handle ?? null) : before.response_handle) : null,
-    error_handle: type === 'http' ? (present.has('error_handle') ? (input.error_handle ?? null) : before.error_handle) : null,
-    updated_at: nowIso(),
-  };
+  const changes: Obj = { ...definitionColumns(definition), updated_at: nowIso() };
   if (has('name')) changes.name = input.name;
   if (present.has('description')) changes.description = input.description ?? null;
   if (type === 'implicit') changes.parameters = null;
@@ -203,12 +206,11 @@ export async function deleteAction(ctx: AppContext, caller: Caller, id: number):
 
 /** GET /api/action/public: the shared actions. */
 export async function publicActions(ctx: AppContext) {
-  const rows = await ctx.db
+  return ctx.db
     .selectFrom('action')
     .select(['id', 'name', 'public_uuid', 'model_id'])
     .where('public_uuid', 'is not', null)
     .where('archived', '=', false)
     .orderBy('name')
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, public_uuid: r.public_uuid, model_id: r.model_id }));
 }

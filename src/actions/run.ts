@@ -4,11 +4,12 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden } from '../http/errors.js';
 import { parseJson } from '../appdb/portable.js';
 import { dataAccess } from '../permissions/data-access.js';
 import { plainTableOf } from './model-table.js';
 import { requireCard, type CardRow } from '../cards/store.js';
+import { readableCard } from '../cards/cards.js';
 import { collectionAccess } from '../permissions/collections.js';
 import type { DatabaseRow } from '../databases/database-row.js';
 import { checkActionsEnabled } from './enabled.js';
@@ -32,15 +33,10 @@ export interface ActionRun {
 }
 
 async function prepareRun(ctx: AppContext, caller: Caller | null, action: ActionRow, values: Obj, signal?: AbortSignal): Promise<ActionRun> {
-  const model = await requireCard(ctx, action.model_id).catch(() => {
-    throw notFound();
-  });
-  if (caller) {
-    (await collectionAccess(ctx, caller)).checkRead(model.collection_id);
-    // An implicit action reads and writes the model's table: as running the model, its data must not be blocked
-    // (a query action's SQL gets the same check from the query engine).
-    if (action.type === 'implicit') await checkModelDataViewable(ctx, caller, model);
-  }
+  const model = caller ? await readableCard(ctx, await collectionAccess(ctx, caller), action.model_id) : await requireCard(ctx, action.model_id);
+  // An implicit action reads and writes the model's table: as running the model, its data must not be blocked (a
+  // query action's SQL gets the same check from the query engine).
+  if (caller && action.type === 'implicit') await checkModelDataViewable(ctx, caller, model);
   const database = await checkActionsEnabled(ctx, action.type === 'query' ? action.database_id : model.database_id);
   return { action, model, database, caller, values, signal };
 }

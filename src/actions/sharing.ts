@@ -8,12 +8,11 @@ import { checkPublicSharingEnabled, UUID } from '../public/links.js';
 import { requireCard } from '../cards/store.js';
 import { checkActionsEnabled } from './enabled.js';
 import { actionJson } from './json.js';
-import type { ActionRow } from './store.js';
+import { requireAction, type ActionRow } from './store.js';
 
 /** Only an action that could run can be shared: not archived, on a database with actions enabled. */
 export async function checkActionShareable(ctx: AppContext, id: number): Promise<void> {
-  const action = await ctx.db.selectFrom('action').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!action) throw notFound();
+  const action = await requireAction(ctx, id, { archivedToo: true });
   if (bool(action.archived)) throw archivedError();
   await checkActionsEnabled(ctx, await databaseOf(ctx, action));
 }

@@ -7,6 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { clientGoneSignal } from '../http/client-gone.js';
 import { createAction, deleteAction, getAction, listActions, readableAction, updateAction, type ActionInput } from '../actions/actions.js';
 import { actionFormValues, executeAction } from '../actions/run.js';
+import { requireAction } from '../actions/store.js';
 import { actionSchemas } from '../actions/validate.js';
 import { NAME_MAX } from '../util/fit.js';
 
@@ -61,7 +62,8 @@ export function actionRoutes(r: Routes) {
     '/api/action/:action-id/execute',
     { params: { 'action-id': s.posInt() }, query: { parameters: s.jsonstr() } },
     async ({ ctx, caller, params, query, reply }) => {
-      const { action } = await readableAction(ctx, caller, params['action-id']);
+      // checked here: query and HTTP actions have nothing to prefill and return before the run's own check
+      const action = await readableAction(ctx, caller, params['action-id']);
       return actionFormValues(ctx, caller, action, formValuesParam(query.parameters), clientGoneSignal(reply));
     },
   );
@@ -70,7 +72,8 @@ export function actionRoutes(r: Routes) {
     '/api/action/:id/execute',
     { params: { id: s.posInt() }, body: { parameters: s.maybe(s.map()) } },
     async ({ ctx, caller, params, body, reply }) => {
-      const { action } = await readableAction(ctx, caller, params.id);
+      // executeAction checks that the caller may run it
+      const action = await requireAction(ctx, params.id);
       return actionResult(await executeAction(ctx, caller, action, body.parameters ?? {}, clientGoneSignal(reply)));
     },
   );

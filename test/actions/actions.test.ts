@@ -88,7 +88,7 @@ forEachAppDb('actions', (server) => {
         assert.equal(row.score, 7);
         assert.equal(row.joined, '2024-03-04');
         assert.ok(Number.isInteger(row.id));
-        assert.equal((await w.query('SELECT name FROM customers WHERE id = ?'.replace('?', engine === 'postgres' ? '$1' : '?'), [row.id]))[0].name, 'Linus');
+        assert.equal((await w.query(`SELECT name FROM customers WHERE id = ${Number(row.id)}`))[0].name, 'Linus');
 
         const update = await createAction({ name: 'Update customer', type: 'implicit', kind: 'row/update', model_id: model.id });
         assert.ok(update.parameters.find((p: any) => p.id === 'id').required, 'the key picks the row');
@@ -97,8 +97,7 @@ forEachAppDb('actions', (server) => {
         assert.deepEqual(prefill.body, { id: row.id, name: 'Linus', email: 'linus@example.com', score: 7, joined: '2024-03-04' });
         const updated = await admin.post(`/api/action/${update.id}/execute`, { parameters: { id: row.id, score: 9, email: null } });
         assert.deepEqual(updated.body, { 'rows-updated': [1] });
-        assert.equal((await w.query(`SELECT score, email FROM customers WHERE id = ${Number(row.id)}`))[0].score, 9);
-        assert.equal((await w.query(`SELECT score, email FROM customers WHERE id = ${Number(row.id)}`))[0].email, 'linus@example.com', 'a null value leaves the column alone');
+        assert.deepEqual(await w.query(`SELECT score, email FROM customers WHERE id = ${Number(row.id)}`), [{ score: 9, email: 'linus@example.com' }], 'a null value leaves the column alone');
         const gone = await admin.post(`/api/action/${update.id}/execute`, { parameters: { id: 424242, score: 1 } });
         assert.equal(gone.status, 404);
         assert.equal(gone.text, "Sorry, the row you're trying to update doesn't exist");
@@ -145,8 +144,11 @@ forEachAppDb('actions', (server) => {
         const half = await admin.post(`/api/action/${create.id}/execute`, { parameters: { rows: [{ name: 'B3' }, { score: 3 }] } });
         assert.equal(half.status, 400);
         assert.deepEqual(await w.query("SELECT id FROM customers WHERE name = 'B3'"), [], 'the first row was rolled back with the second');
-        const remove = await createAction({ name: 'Bulk delete', type: 'implicit', kind: 'bulk/delete', model_id: model.id });
         const ids = created.body['created-rows'].map((r: any) => ({ id: r.id }));
+        const update = await createAction({ name: 'Bulk update', type: 'implicit', kind: 'bulk/update', model_id: model.id });
+        assert.deepEqual((await admin.post(`/api/action/${update.id}/execute`, { parameters: { rows: ids.map((r: any) => ({ ...r, score: 50 })) } })).body, { 'rows-updated': 2 });
+        assert.deepEqual(await w.query("SELECT score FROM customers WHERE name IN ('B1', 'B2')"), [{ score: 50 }, { score: 50 }]);
+        const remove = await createAction({ name: 'Bulk delete', type: 'implicit', kind: 'bulk/delete', model_id: model.id });
         assert.deepEqual((await admin.post(`/api/action/${remove.id}/execute`, { parameters: { rows: ids } })).body, { success: true });
         assert.deepEqual(await w.query("SELECT id FROM customers WHERE name IN ('B1', 'B2')"), []);
       });
@@ -170,7 +172,9 @@ forEachAppDb('actions', (server) => {
       const fetched = (await admin.get(`/api/action/${action.id}`)).body;
       assert.deepEqual({ ...fetched, updated_at: null }, { ...action, updated_at: null });
       assert.ok((await admin.get('/api/action')).body.some((a: any) => a.id === action.id));
-      assert.deepEqual((await admin.get('/api/action', { query: { 'model-id': model.id } })).body.map((a: any) => a.model_id).filter((id: number) => id !== model.id), []);
+      const ofModel = (await admin.get('/api/action', { query: { 'model-id': model.id } })).body;
+      assert.ok(ofModel.some((a: any) => a.id === action.id));
+      assert.ok(ofModel.every((a: any) => a.model_id === model.id), 'only the actions of that model');
       const renamed = await admin.put(`/api/action/${action.id}`, { name: 'Renamed', description: 'desc' });
       assert.equal(renamed.status, 200, renamed.text);
       assert.equal(renamed.body.name, 'Renamed');
@@ -292,6 +296,16 @@ forEachAppDb('actions', (server) => {
       assert.equal((await curator.put(`/api/action/${action.id}`, { name: 'Curated' })).status, 200, 'renaming doesn\'t touch the SQL');
       assert.equal((await curator.put(`/api/action/${action.id}`, { dataset_query: { database: w.id, type: 'native', native: { query: 'DELETE FROM customers' } } })).status, 403);
       assert.equal((await admin.get(`/api/action/${action.id}`)).body.dataset_query.native.query, 'UPDATE customers SET name = {{name}} WHERE id = {{id}}');
+
+      // moving an action needs write access to the model it leaves too
+      const locked = (await admin.post('/api/collection', { name: `Locked ${Date.now()}` })).body;
+      const g3 = (await admin.get('/api/collection/graph')).body;
+      await admin.put('/api/collection/graph', { revision: g3.revision, groups: { 1: { [locked.id]: 'none' } } });
+      const lockedModel = await tableModel(admin, w, 'customers', locked.id);
+      const lockedAction = await createAction({ name: 'Locked', type: 'implicit', kind: 'row/create', model_id: lockedModel.id });
+      assert.equal((await curator.put(`/api/action/${lockedAction.id}`, { model_id: opsModel.id })).status, 403);
+      assert.equal((await admin.get(`/api/action/${lockedAction.id}`)).body.model_id, lockedModel.id);
+      assert.equal((await curator.put(`/api/action/${implicit.body.id}`, { model_id: lockedModel.id })).status, 403, 'nor into a model they may not change');
     });
   });
 
@@ -359,26 +373,26 @@ forEachAppDb('actions', (server) => {
     });
 
     test('hidden form fields: not shown in a prefill, not settable from a public form, filled with their defaults', async () => {
-    await admin.put('/api/setting/enable-public-sharing', { value: true });
-    const hidden = { fields: { score: { id: 'score', hidden: true, defaultValue: 7 }, email: { id: 'email', hidden: true } } };
-    const update = await createAction({ name: 'Rename only', type: 'implicit', kind: 'row/update', model_id: model.id, visualization_settings: hidden });
-    const uuid = (await admin.post(`/api/action/${update.id}/public_link`)).body.uuid;
-    const anon = server().anon;
-    const prefill = await admin.get(`/api/action/${update.id}/execute`, { query: { parameters: JSON.stringify({ id: 2 }) } });
-    assert.deepEqual(Object.keys(prefill.body).sort(), ['id', 'joined', 'name']);
-    const sneaky = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace', score: 1000 } });
-    assert.equal(sneaky.status, 400);
-    assert.notEqual((await w.query('SELECT score FROM customers WHERE id = 2'))[0].score, 1000);
-    const fair = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace H.' } });
-    assert.equal(fair.status, 200, fair.text);
-    assert.deepEqual(await w.query('SELECT name, score FROM customers WHERE id = 2'), [{ name: 'Grace H.', score: 7 }], "the hidden field's default");
-    const create = await createAction({ name: 'Create', type: 'implicit', kind: 'row/create', model_id: model.id });
-    const noKey = await admin.get(`/api/action/${create.id}/execute`, { query: { parameters: '{}' } });
-    assert.equal(noKey.status, 400);
-    assert.equal(noKey.text, 'Values can only be fetched for actions that require a Primary Key.');
-  });
+      await admin.put('/api/setting/enable-public-sharing', { value: true });
+      const hidden = { fields: { score: { id: 'score', hidden: true, defaultValue: 7 }, email: { id: 'email', hidden: true } } };
+      const update = await createAction({ name: 'Rename only', type: 'implicit', kind: 'row/update', model_id: model.id, visualization_settings: hidden });
+      const uuid = (await admin.post(`/api/action/${update.id}/public_link`)).body.uuid;
+      const anon = server().anon;
+      const prefill = await admin.get(`/api/action/${update.id}/execute`, { query: { parameters: JSON.stringify({ id: 2 }) } });
+      assert.deepEqual(Object.keys(prefill.body).sort(), ['id', 'joined', 'name']);
+      const sneaky = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace', score: 1000 } });
+      assert.equal(sneaky.status, 400);
+      assert.notEqual((await w.query('SELECT score FROM customers WHERE id = 2'))[0].score, 1000);
+      const fair = await anon.post(`/api/public/action/${uuid}/execute`, { parameters: { id: 2, name: 'Grace H.' } });
+      assert.equal(fair.status, 200, fair.text);
+      assert.deepEqual(await w.query('SELECT name, score FROM customers WHERE id = 2'), [{ name: 'Grace H.', score: 7 }], "the hidden field's default");
+      const create = await createAction({ name: 'Create', type: 'implicit', kind: 'row/create', model_id: model.id });
+      const noKey = await admin.get(`/api/action/${create.id}/execute`, { query: { parameters: '{}' } });
+      assert.equal(noKey.status, 400);
+      assert.equal(noKey.text, 'Values can only be fetched for actions that require a Primary Key.');
+    });
 
-  test('buttons of a public dashboard run their actions', async () => {
+    test('buttons of a public dashboard run their actions', async () => {
       await admin.put('/api/setting/enable-public-sharing', { value: true });
       const update = await createAction({ name: 'Update customer', type: 'implicit', kind: 'row/update', model_id: model.id });
       const dashboard = (await admin.post('/api/dashboard', { name: `Public buttons ${Date.now()}` })).body;
