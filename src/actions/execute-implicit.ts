@@ -7,14 +7,12 @@ import type { AppContext } from '../context.js';
 import { ApiError, badRequest, messageError } from '../http/errors.js';
 import { connectionForRow } from '../databases/connections.js';
 import type { Driver, WriteSession } from '../drivers/driver.js';
-import { acquireDatabaseSlot } from '../query/index.js';
 import { implicitParameters, modelTables, type ImplicitField, type ModelTable } from './model-table.js';
-import { writeFailure, type WriteKind } from './write-failures.js';
+import { inWriteTransaction, type WriteKind } from './write-failures.js';
+import { clojureSet } from './execute-query.js';
 import type { ActionRun } from './run.js';
 
 type Obj = Record<string, unknown>;
-
-const clojureSet = (keys: string[]) => `#{${keys.map((k) => JSON.stringify(k)).join(' ')}}`;
 
 interface Target {
   driver: Driver;
@@ -127,27 +125,17 @@ export async function executeImplicitAction(ctx: AppContext, run: ActionRun): Pr
     inputs = [rowInput(run.values, allowed, target, kind)];
   }
   const writeKind: WriteKind = kind.endsWith('create') ? 'create' : kind.endsWith('update') ? 'update' : 'delete';
-  const { connection } = connectionForRow(ctx, run.database);
-  const release = await acquireDatabaseSlot(ctx, run.database, String(run.caller?.user.id ?? 'public-action'), run.signal);
-  try {
-    return await connection
-      .transaction!(async (session) => {
-        const writer = new RowWriter(target, session);
-        if (writeKind === 'create') {
-          const created: Obj[] = [];
-          for (const input of inputs) created.push(await writer.create(input));
-          return bulk ? { 'created-rows': created } : { 'created-row': created[0] };
-        }
-        for (const input of inputs) await writer.change(writeKind, input);
-        if (!bulk) return writeKind === 'update' ? { 'rows-updated': [1] } : { 'rows-deleted': [1] };
-        return writeKind === 'update' ? { 'rows-updated': inputs.length } : { success: true };
-      }, { signal: run.signal })
-      .catch((error) => {
-        throw writeFailure(target.driver, error, writeKind);
-      });
-  } finally {
-    release();
-  }
+  return inWriteTransaction(ctx, run, writeKind, async (session): Promise<Obj> => {
+    const writer = new RowWriter(target, session);
+    if (writeKind === 'create') {
+      const created: Obj[] = [];
+      for (const input of inputs) created.push(await writer.create(input));
+      return bulk ? { 'created-rows': created } : { 'created-row': created[0] };
+    }
+    for (const input of inputs) await writer.change(writeKind, input);
+    if (!bulk) return writeKind === 'update' ? { 'rows-updated': [1] } : { 'rows-deleted': [1] };
+    return writeKind === 'update' ? { 'rows-updated': inputs.length } : { success: true };
+  });
 }
 
 /**
@@ -160,16 +148,7 @@ export async function implicitRowValues(ctx: AppContext, run: ActionRun): Promis
   const pkValue = run.values[target.pk.slug];
   if (pkValue === undefined || pkValue === null) throw badRequest(`Missing primary key parameter: ${JSON.stringify(target.pk.slug)}`);
   if (typeof pkValue === 'object') throw badRequest('The primary key must be a single value.');
-  const { connection } = connectionForRow(ctx, run.database);
-  const release = await acquireDatabaseSlot(ctx, run.database, String(run.caller?.user.id ?? 'public-action'), run.signal);
-  let row: Obj;
-  try {
-    row = await connection.transaction!((session) => new RowWriter(target, session).rowByKey(pkValue), { signal: run.signal }).catch((error) => {
-      throw writeFailure(target.driver, error, 'update');
-    });
-  } finally {
-    release();
-  }
+  const row = await inWriteTransaction(ctx, run, 'update', (session) => new RowWriter(target, session).rowByKey(pkValue));
   const out: Obj = {};
   for (const parameter of implicitParameters(modelTable, kind)) {
     const field = target.bySlug.get(String(parameter.id));

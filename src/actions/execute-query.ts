@@ -4,15 +4,15 @@
 
 import type { AppContext } from '../context.js';
 import { ApiError, forbidden, messageError } from '../http/errors.js';
-import { connectionForRow } from '../databases/connections.js';
-import { acquireDatabaseSlot, prepareQuery, recordQueryExecution, QueryError, type PreparedQuery, type QueryRequest } from '../query/index.js';
+import { prepareQuery, recordQueryExecution, QueryError, type PreparedQuery, type QueryRequest } from '../query/index.js';
 import { datasetQueryOf, parametersOf } from './store.js';
-import { writeFailure } from './write-failures.js';
+import { inWriteTransaction } from './write-failures.js';
 import type { ActionRun } from './run.js';
 
 type Obj = Record<string, unknown>;
 
-const clojureSet = (ids: string[]) => `#{${ids.map((id) => JSON.stringify(id)).join(' ')}}`;
+/** A list of names as Metabase's messages print a Clojure set: `#{"a" "b"}`. */
+export const clojureSet = (ids: string[]) => `#{${ids.map((id) => JSON.stringify(id)).join(' ')}}`;
 
 /** The action's declared parameters with the values sent for them (by parameter id or slug). */
 export function boundParameters(declared: Obj[], values: Obj): Obj[] {
@@ -51,19 +51,10 @@ export async function executeQueryAction(ctx: AppContext, run: ActionRun): Promi
   let prepared: PreparedQuery | null = null;
   try {
     prepared = await prepareQuery(ctx, request);
-    const { driver, connection } = connectionForRow(ctx, prepared.database);
-    const release = await acquireDatabaseSlot(ctx, prepared.database, String(caller?.user.id ?? 'public-action'), run.signal);
-    try {
-      const sql = prepared.sql;
-      const params = prepared.params;
-      const result = await connection.transaction!((session) => session.run(sql, params), { signal: run.signal }).catch((error) => {
-        throw writeFailure(driver, error, 'query');
-      });
-      recordQueryExecution(ctx, request, prepared, started, t0, { status: 'completed', rowCount: result.rowsAffected, error: null });
-      return { 'rows-affected': result.rowsAffected };
-    } finally {
-      release();
-    }
+    const { sql, params } = prepared;
+    const { rowsAffected } = await inWriteTransaction(ctx, run, 'query', (session) => session.run(sql, params));
+    recordQueryExecution(ctx, request, prepared, started, t0, { status: 'completed', rowCount: rowsAffected, error: null });
+    return { 'rows-affected': rowsAffected };
   } catch (error) {
     const failure =
       error instanceof QueryError

@@ -1,10 +1,15 @@
-// How a failed write reads to the person who filled in the action's form (Metabase's messages): a 400
+// How actions write — one transaction on one pooled connection, through the database's query queue — and how a
+// failed write reads to the person who filled in the action's form (Metabase's messages): a 400
 // `{"message": …, "errors": {column: …}}`. Constraint violations are worded per column; anything else keeps the
 // database's own message.
 
+import type { AppContext } from '../context.js';
 import { ApiError, messageError } from '../http/errors.js';
-import type { Driver, WriteViolation } from '../drivers/driver.js';
+import type { Driver, WriteSession, WriteViolation } from '../drivers/driver.js';
 import { QueryCancelledError } from '../drivers/shared/row-stream.js';
+import { connectionForRow } from '../databases/connections.js';
+import { acquireDatabaseSlot } from '../query/index.js';
+import type { ActionRun } from './run.js';
 
 export type WriteKind = 'create' | 'update' | 'delete' | 'query';
 
@@ -53,4 +58,20 @@ export function writeFailure(driver: Driver, error: unknown, kind: WriteKind): A
   }
   const message = error instanceof Error ? error.message : String(error);
   return messageError(400, message, { errors: {} });
+}
+
+/**
+ * Runs `work` in one transaction on the run's database, in its turn in the database's queue and cancelled with the
+ * run; a failure comes back as the API error for a write of `kind`.
+ */
+export async function inWriteTransaction<T>(ctx: AppContext, run: ActionRun, kind: WriteKind, work: (session: WriteSession) => Promise<T>): Promise<T> {
+  const { driver, connection } = connectionForRow(ctx, run.database);
+  const release = await acquireDatabaseSlot(ctx, run.database, String(run.caller?.user.id ?? 'public-action'), run.signal);
+  try {
+    return await connection.transaction!(work, { signal: run.signal }).catch((error) => {
+      throw writeFailure(driver, error, kind);
+    });
+  } finally {
+    release();
+  }
 }
