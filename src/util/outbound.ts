@@ -72,11 +72,14 @@ const SPECIAL = [
   '::/128', '::1/128', '100::/64', '2001::/23', '2001:db8::/32', 'fe80::/10', 'fec0::/10', 'ff00::/8',
 ].map(range);
 
+const NAT64 = ['64:ff9b::/96', '64:ff9b:1::/48'].map(range);
+const SIX_TO_FOUR = range('2002::/16');
+
 /** IPv6 blocks that embed an IPv4 address (NAT64, 6to4, IPv4-compatible): judged as the address they carry. */
 function embeddedIpv4(bytes: number[]): number[] | null {
   const v4 = (b: number[]) => [...Array(10).fill(0), 0xff, 0xff, ...b];
-  if (inRange(bytes, range('64:ff9b::/96')) || inRange(bytes, range('64:ff9b:1::/48'))) return v4(bytes.slice(12));
-  if (inRange(bytes, range('2002::/16'))) return v4(bytes.slice(2, 6));
+  if (NAT64.some((r) => inRange(bytes, r))) return v4(bytes.slice(12));
+  if (inRange(bytes, SIX_TO_FOUR)) return v4(bytes.slice(2, 6));
   if (bytes.slice(0, 12).every((b) => b === 0) && bytes.slice(12).some((b) => b !== 0)) return v4(bytes.slice(12));
   return null;
 }
@@ -153,11 +156,12 @@ export function sendOutbound(request: OutboundRequest, policy: HostPolicy): Prom
     if (bad) return Promise.reject(new OutboundError(`Requests to ${literal} are not allowed: ${bad}.`));
   }
   const maxBytes = request.maxBytes ?? 10 * 1024 * 1024;
+  const timeoutMs = request.timeoutMs ?? 10_000;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
-      { method: request.method, headers: request.headers ?? {}, lookup: guardedLookup(policy), timeout: request.timeoutMs ?? 10_000 },
+      { method: request.method, headers: request.headers ?? {}, lookup: guardedLookup(policy), timeout: timeoutMs },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -177,7 +181,7 @@ export function sendOutbound(request: OutboundRequest, policy: HostPolicy): Prom
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new OutboundError(`No answer from ${url.host} within ${Math.round((request.timeoutMs ?? 10_000) / 1000)} s.`)));
+    req.on('timeout', () => req.destroy(new OutboundError(`No answer from ${url.host} within ${Math.round(timeoutMs / 1000)} s.`)));
     req.on('error', (error) => reject(error instanceof OutboundError ? error : new OutboundError(`Request to ${url.host} failed: ${error.message}`)));
     if (request.body !== undefined && request.body !== null) req.write(request.body);
     req.end();
