@@ -9,12 +9,9 @@ import { createAction, deleteAction, getAction, listActions, readableAction, upd
 import { actionFormValues, executeAction } from '../actions/run.js';
 import { requireAction } from '../actions/store.js';
 import { actionSchemas } from '../actions/validate.js';
-import { NAME_MAX } from '../util/fit.js';
 
 type Obj = Record<string, unknown>;
 
-/** Action names are a varchar(254) column. */
-const name = () => s.nbstr(undefined, { max: NAME_MAX });
 
 const optionalFields = {
   description: s.maybe(s.str()),
@@ -44,13 +41,13 @@ export function actionRoutes(r: Routes) {
 
   r.get('/api/action/:action-id', { params: { 'action-id': s.posInt() } }, ({ ctx, caller, params }) => getAction(ctx, caller, params['action-id']));
 
-  r.post('/api/action', { body: { name: name(), model_id: s.posInt(), ...optionalFields } }, ({ ctx, caller, body }) =>
+  r.post('/api/action', { body: { name: s.name(), model_id: s.posInt(), ...optionalFields } }, ({ ctx, caller, body }) =>
     createAction(ctx, caller, body as ActionInput),
   );
 
   r.put(
     '/api/action/:id',
-    { params: { id: s.posInt() }, body: { name: s.maybe(name()), model_id: s.maybe(s.posInt()), archived: s.maybe(s.bool()), ...optionalFields } },
+    { params: { id: s.posInt() }, body: { name: s.maybe(s.name()), model_id: s.maybe(s.posInt()), archived: s.maybe(s.bool()), ...optionalFields } },
     ({ ctx, caller, params, body, bodyKeys }) => updateAction(ctx, caller, params.id, body as ActionInput, bodyKeys),
   );
 

@@ -3,18 +3,15 @@
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { countApiKeys, createApiKey, deleteApiKey, listApiKeys, regenerateApiKey, updateApiKey } from '../users/api-keys.js';
-import { NAME_MAX } from '../util/fit.js';
 
-/** Key names are a varchar(254) column (and the first name of the key's hidden user). */
-const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function apiKeyRoutes(r: Routes) {
-  r.post('/api/api-key', { body: { name, group_id: s.posInt() } }, ({ ctx, caller, body }) =>
+  r.post('/api/api-key', { body: { name: s.name(), group_id: s.posInt() } }, ({ ctx, caller, body }) =>
     createApiKey(ctx, caller, body.name.trim(), body.group_id),
   );
   r.get('/api/api-key', {}, ({ ctx, caller }) => listApiKeys(ctx, caller));
   r.get('/api/api-key/count', {}, ({ ctx, caller }) => countApiKeys(ctx, caller));
-  r.put('/api/api-key/:id', { params: { id: s.posInt() }, body: { name: s.maybe(name), group_id: s.maybe(s.posInt()) } }, ({ ctx, caller, params, body }) =>
+  r.put('/api/api-key/:id', { params: { id: s.posInt() }, body: { name: s.maybe(s.name()), group_id: s.maybe(s.posInt()) } }, ({ ctx, caller, params, body }) =>
     updateApiKey(ctx, caller, params.id, { name: body.name?.trim() ?? null, group_id: body.group_id }),
   );
   r.put('/api/api-key/:id/regenerate', { params: { id: s.posInt() } }, ({ ctx, caller, params }) => regenerateApiKey(ctx, caller, params.id));

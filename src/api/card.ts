@@ -26,7 +26,6 @@ import { datestr } from './timeline-event.js';
 import { readUpload } from '../uploads/multipart.js';
 import { uploadCsv } from '../uploads/uploads.js';
 import { pagingQuery, paging } from '../http/paging.js';
-import { NAME_MAX } from '../util/fit.js';
 
 const isMap = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const parameter = s.check<Record<string, unknown>>('parameter must be a map with :id and :type keys', (v) => isMap(v) && 'id' in (v as object) && 'type' in (v as object));
@@ -46,8 +45,6 @@ const collectionPosition = s.check<number>(
 const NANO_ID = /^[A-Za-z0-9_-]{21}$/;
 const entityId = s.check<string>('String must be a valid 21-character NanoID string.', (v) => typeof v === 'string' && NANO_ID.test(v));
 const CARD_TYPES = ['question', 'metric', 'model'] as const;
-/** `name` and `display` are varchar(254) columns. */
-const sized = () => s.nbstr(undefined, { max: NAME_MAX });
 const FILTERS = ['archived', 'table', 'using_model', 'bookmarked', 'using_segment', 'all', 'mine', 'using_metric', 'database'] as const;
 
 const commonBody = {
@@ -72,9 +69,9 @@ export function cardRoutes(r: Routes) {
     '/api/card',
     {
       body: {
-        name: sized(),
+        name: s.name(),
         dataset_query: s.map(),
-        display: sized(),
+        display: s.name(),
         visualization_settings: s.map(),
         entity_id: s.maybe(entityId),
         ...commonBody,
@@ -106,9 +103,9 @@ export function cardRoutes(r: Routes) {
       params: { id: s.posInt() },
       query: { delete_old_dashcards: s.maybe(s.bool()) },
       body: {
-        name: s.maybe(sized()),
+        name: s.maybe(s.name()),
         dataset_query: s.maybe(s.map()),
-        display: s.maybe(sized()),
+        display: s.maybe(s.name()),
         visualization_settings: s.maybe(s.map()),
         archived: s.maybe(s.bool()),
         enable_embedding: s.maybe(s.bool()),

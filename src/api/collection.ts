@@ -16,10 +16,7 @@ import { collectionItemsFor, rootItemsFor, type ItemsOptions, type PinnedState, 
 import { collectionTree } from '../collections/tree.js';
 import { collectionGraph, latestRevision, updateCollectionGraph } from '../permissions/collection-graph.js';
 import { collectionTimelines } from '../timelines/timelines.js';
-import { NAME_MAX } from '../util/fit.js';
 
-/** Names and namespaces are varchar(254) columns (collection, collection_permission and its graph revisions). */
-const sized = () => s.nbstr(undefined, { max: NAME_MAX });
 
 const ITEM_MODELS = ['dashboard', 'dataset', 'no_models', 'timeline', 'snippet', 'collection', 'pulse', 'metric', 'card'] as const;
 
@@ -105,7 +102,7 @@ export function collectionRoutes(r: Routes) {
     {
       auth: 'admin',
       query: { 'skip-graph': s.maybe(s.boolstr()), force: s.maybe(s.boolstr()) },
-      body: { namespace: s.maybe(sized()), revision: s.maybe(s.int()), groups: s.map(), force: s.maybe(s.boolstr()) },
+      body: { namespace: s.maybe(s.name()), revision: s.maybe(s.int()), groups: s.map(), force: s.maybe(s.boolstr()) },
     },
     async ({ ctx, caller, query, body }) => {
       await updateCollectionGraph(ctx, caller, {
@@ -148,10 +145,10 @@ export function collectionRoutes(r: Routes) {
     '/api/collection',
     {
       body: {
-        name: sized(),
+        name: s.name(),
         description: s.maybe(s.nbstr()),
         parent_id: s.maybe(s.posInt()),
-        namespace: s.maybe(sized()),
+        namespace: s.maybe(s.name()),
         authority_level: s.maybe(s.enum(['official'] as const)),
       },
     },
@@ -163,7 +160,7 @@ export function collectionRoutes(r: Routes) {
     {
       params: { id: s.posInt() },
       body: {
-        name: s.maybe(sized()),
+        name: s.maybe(s.name()),
         description: s.maybe(s.nbstr()),
         archived: s.maybe(s.boolstr()),
         parent_id: s.maybe(s.posInt()),

@@ -28,11 +28,8 @@ import type { DashcardInput, TabInput } from '../dashboards/layout.js';
 import '../dashboards/collection-items.js';
 import '../dashboards/dashboard-revisions.js';
 import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
-import { NAME_MAX } from '../util/fit.js';
 import { MAX_COLLECTION_POSITION } from '../cards/cards.js';
 
-/** Dashboard and tab names are varchar(254) columns. */
-const name = () => s.nbstr(undefined, { max: NAME_MAX });
 /** `collection_position` is a smallint column, as the cards' one. */
 const collectionPosition = s.check<number>(
   `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
@@ -86,7 +83,7 @@ const dashcard = s.object({
   series: maybeKey(s.array(s.check<{ id: number }>('series must be a map with an :id greater than zero', (v) => isMap(v) && Number.isInteger(v.id) && (v.id as number) > 0))),
   inline_parameters: maybeKey(s.array(s.any())),
 });
-const tab = s.object({ id: s.int(), name: name() });
+const tab = s.object({ id: s.int(), name: s.name() });
 const dashcards = uniqueIds(s.array(dashcard) as unknown as Schema<Array<DashcardInput>>);
 const tabs = uniqueIds(s.array(tab) as unknown as Schema<Array<TabInput>>);
 
@@ -110,7 +107,7 @@ export function dashboardRoutes(r: Routes) {
     '/api/dashboard',
     {
       body: {
-        name: name(),
+        name: s.name(),
         description: s.maybe(s.str()),
         parameters: s.maybe(s.array(parameter)),
         cache_ttl: s.maybe(s.posInt()),
@@ -133,11 +130,11 @@ export function dashboardRoutes(r: Routes) {
     },
   );
 
-  r.post('/api/dashboard/save', { body: { name: name() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
+  r.post('/api/dashboard/save', { body: { name: s.name() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
 
   r.post(
     '/api/dashboard/save/collection/:parent-collection-id',
-    { params: { 'parent-collection-id': s.posInt() }, body: { name: name() } },
+    { params: { 'parent-collection-id': s.posInt() }, body: { name: s.name() } },
     ({ ctx, caller, params, body }) => saveTransientDashboard(ctx, caller, body, params['parent-collection-id']),
   );
 
@@ -150,7 +147,7 @@ export function dashboardRoutes(r: Routes) {
     {
       params: idParam,
       body: {
-        name: s.maybe(name()),
+        name: s.maybe(s.name()),
         description: s.maybe(s.str()),
         caveats: s.maybe(s.any()),
         points_of_interest: s.maybe(s.any()),
@@ -191,7 +188,7 @@ export function dashboardRoutes(r: Routes) {
     {
       params: { 'from-dashboard-id': s.posInt() },
       body: {
-        name: s.maybe(name()),
+        name: s.maybe(s.name()),
         description: s.maybe(s.str()),
         collection_id: s.maybe(s.posInt()),
         collection_position: s.maybe(collectionPosition),

@@ -19,13 +19,10 @@ import { restoreSampleDatabase } from '../sample/sample-database.js';
 import { triggerSync } from '../sync/runner.js';
 import { forbidden } from '../http/errors.js';
 import { checkDatabaseVisible, dataAccess } from '../databases/access.js';
-import { NAME_MAX } from '../util/fit.js';
 
 const id = { id: s.posInt() };
 const flag = () => s.maybe(s.boolstr());
 const engine = s.check<string>(ENGINE_MESSAGE, isKnownEngine);
-/** Database names are a varchar(254) column. */
-const name = () => s.nbstr(undefined, { max: NAME_MAX });
 
 export function databaseRoutes(r: Routes) {
   r.get(
@@ -109,7 +106,7 @@ export function databaseRoutes(r: Routes) {
       auth: 'admin',
       body: {
         engine,
-        name: name(),
+        name: s.name(),
         details: s.map(),
         schedules: s.maybe(s.map()),
         connection_source: s.maybe(s.enum(['admin', 'setup'] as const)),
@@ -139,7 +136,7 @@ export function databaseRoutes(r: Routes) {
       params: id,
       body: {
         engine: s.optional(engine),
-        name: s.maybe(name()),
+        name: s.maybe(s.name()),
         details: s.maybe(s.map()),
         schedules: s.maybe(s.map()),
         refingerprint: s.maybe(s.bool()),

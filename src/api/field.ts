@@ -9,13 +9,10 @@ import {
   setDimension, setFieldValues, updateField,
 } from '../databases/field-metadata.js';
 import { checkFieldsVisible } from '../databases/access.js';
-import { NAME_MAX } from '../util/fit.js';
 
 const id = { id: s.posInt() };
 const SEMANTIC_MESSAGE = 'value must be a valid field semantic or relation type.';
 const COERCION_MESSAGE = 'value must be a valid coercion strategy.';
-/** Field display names and dimension (remapping) names are varchar(254) columns. */
-const sizedName = () => s.nbstr(undefined, { max: NAME_MAX });
 
 export function fieldRoutes(r: Routes) {
   r.get('/api/field/:id', { params: id, query: { include_editable_data_model: s.maybe(s.boolstr()) } }, ({ ctx, caller, params }) => getField(ctx, caller, params.id));
@@ -27,7 +24,7 @@ export function fieldRoutes(r: Routes) {
       params: id,
       body: {
         visibility_type: s.maybe(s.enum(['retired', 'sensitive', 'normal', 'hidden', 'details-only'] as const)),
-        display_name: s.maybe(sizedName()),
+        display_name: s.maybe(s.name()),
         points_of_interest: s.maybe(s.nbstr()),
         description: s.maybe(s.nbstr()),
         semantic_type: s.maybe(s.check<string>(SEMANTIC_MESSAGE, isSemanticOrRelationType)),
@@ -74,9 +71,9 @@ export function fieldRoutes(r: Routes) {
       params: id,
       body: {
         type: s.optional(s.enum(['internal', 'external'] as const)),
-        name: s.optional(sizedName()),
+        name: s.optional(s.name()),
         'dimension-type': s.optional(s.enum(['internal', 'external'] as const)),
-        'dimension-name': s.optional(sizedName()),
+        'dimension-name': s.optional(s.name()),
         human_readable_field_id: s.maybe(s.posInt()),
       },
     },
@@ -84,7 +81,7 @@ export function fieldRoutes(r: Routes) {
       // Metabase's body says `type`/`name`; the spec names them dimension-type/dimension-name. Either works.
       const type = body.type ?? body['dimension-type'];
       const name = body.name ?? body['dimension-name'];
-      const checked = parseParams({ type: s.enum(['internal', 'external'] as const), name: sizedName() }, { type, name }, false);
+      const checked = parseParams({ type: s.enum(['internal', 'external'] as const), name: s.name() }, { type, name }, false);
       return setDimension(ctx, params.id, checked.type, checked.name, body.human_readable_field_id);
     },
   );

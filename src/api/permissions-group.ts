@@ -14,16 +14,13 @@ import {
   renameGroup,
   updateMember,
 } from '../users/groups.js';
-import { NAME_MAX } from '../util/fit.js';
 
-/** Group names are a varchar(254) column. */
-const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function permissionsGroupRoutes(r: Routes) {
   r.get('/api/permissions/group', {}, ({ ctx, caller }) => listGroups(ctx, caller));
   r.get('/api/permissions/group/:id', { params: { id: s.posInt() } }, ({ ctx, caller, params }) => getGroup(ctx, caller, params.id));
-  r.post('/api/permissions/group', { body: { name } }, ({ ctx, caller, body }) => createGroup(ctx, caller, body.name));
-  r.put('/api/permissions/group/:group-id', { params: { 'group-id': s.posInt() }, body: { name } }, ({ ctx, caller, params, body }) =>
+  r.post('/api/permissions/group', { body: { name: s.name() } }, ({ ctx, caller, body }) => createGroup(ctx, caller, body.name));
+  r.put('/api/permissions/group/:group-id', { params: { 'group-id': s.posInt() }, body: { name: s.name() } }, ({ ctx, caller, params, body }) =>
     renameGroup(ctx, caller, params['group-id'], body.name),
   );
   r.delete('/api/permissions/group/:group-id', { params: { 'group-id': s.posInt() } }, async ({ ctx, caller, params }) => {

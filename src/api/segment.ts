@@ -6,7 +6,6 @@ import { Respond } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { listRevisions, revertRevision } from '../revisions/revisions.js';
 import { archiveSegment, createSegment, getSegment, listSegments, updateSegment } from '../segments/segments.js';
-import { NAME_MAX } from '../util/fit.js';
 
 export function segmentRoutes(r: Routes) {
   r.get('/api/segment', {}, ({ ctx, caller }) => listSegments(ctx, caller));
@@ -18,7 +17,7 @@ export function segmentRoutes(r: Routes) {
     {
       auth: 'admin',
       body: {
-        name: s.nbstr(undefined, { max: NAME_MAX }),
+        name: s.name(),
         definition: s.map(),
         description: s.maybe(s.str()),
         // older Metabase requires it; newer versions take the table from the definition's source-table
@@ -35,7 +34,7 @@ export function segmentRoutes(r: Routes) {
       auth: 'admin',
       params: { id: s.posInt() },
       body: {
-        name: s.maybe(s.nbstr(undefined, { max: NAME_MAX })),
+        name: s.maybe(s.name()),
         definition: s.maybe(s.map()),
         revision_message: s.nbstr(),
         archived: s.maybe(s.bool()),

@@ -9,15 +9,14 @@ import { hasUserSetup } from '../users/setup-state.js';
 import { sessionCookies, clientInfo } from '../http/session-cookies.js';
 import { PASSWORD_MESSAGE } from '../users/password-policy.js';
 import { isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
-import { NAME_MAX } from '../util/fit.js';
 
 const setupBody = {
   token: s.check<string>('Token does not match the setup token.', (v) => typeof v === 'string' && v.length > 0),
   user: s.object({
     email: s.email(),
     password: s.str(PASSWORD_MESSAGE),
-    first_name: s.maybe(s.nbstr(undefined, { max: NAME_MAX })),
-    last_name: s.maybe(s.nbstr(undefined, { max: NAME_MAX })),
+    first_name: s.maybe(s.name()),
+    last_name: s.maybe(s.name()),
   }),
   prefs: s.object({
     site_name: s.nbstr(),

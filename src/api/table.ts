@@ -13,12 +13,11 @@ import {
 import { virtualTableMetadata } from '../databases/saved-questions.js';
 import { triggerSync } from '../sync/runner.js';
 import { checkTableVisible } from '../databases/access.js';
-import { NAME_MAX } from '../util/fit.js';
 
 const id = { id: s.posInt() };
 const flag = () => s.maybe(s.boolstr());
 const tableBody = {
-  display_name: s.maybe(s.nbstr(undefined, { max: NAME_MAX })), // a varchar(254) column
+  display_name: s.maybe(s.name()),
   description: s.maybe(s.str()),
   visibility_type: s.maybe(s.enum(['hidden', 'technical', 'cruft'] as const)),
   entity_type: s.maybe(s.check<string>('value must be a valid entity type (keyword or string).', isEntityType)),

@@ -20,13 +20,10 @@ import {
 import { currentUser } from '../users/current-user.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGE } from '../users/password-policy.js';
 import { availableLocale, isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
-import { NAME_MAX } from '../util/fit.js';
 const memberships = s.maybe(
   s.array(s.object({ id: s.posInt(), is_group_manager: s.optional(s.bool()) }, 'map with :id and optional :is_group_manager')),
 );
 const id = { id: s.posInt() };
-/** First and last names are varchar(254) columns. */
-const name = s.nbstr(undefined, { max: NAME_MAX });
 
 export function userRoutes(r: Routes) {
   r.get('/api/user/current', {}, ({ ctx, caller }) => currentUser(ctx, caller));
@@ -61,8 +58,8 @@ export function userRoutes(r: Routes) {
     {
       body: {
         email: s.email(),
-        first_name: s.maybe(name),
-        last_name: s.maybe(name),
+        first_name: s.maybe(s.name()),
+        last_name: s.maybe(s.name()),
         password: s.maybe(s.str(PASSWORD_MESSAGE)),
         user_group_memberships: memberships,
         login_attributes: s.maybe(s.map()),
@@ -77,8 +74,8 @@ export function userRoutes(r: Routes) {
       params: id,
       body: {
         email: s.maybe(s.email()),
-        first_name: s.maybe(name),
-        last_name: s.maybe(name),
+        first_name: s.maybe(s.name()),
+        last_name: s.maybe(s.name()),
         is_superuser: s.maybe(s.bool()),
         is_group_manager: s.maybe(s.bool()),
         locale: s.maybe(s.check<string>(LOCALE_MESSAGE, isAvailableLocale)),

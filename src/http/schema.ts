@@ -4,6 +4,7 @@
 // Query-string and path values arrive as strings; `coerce` turns them into numbers/booleans first.
 
 import { validationError } from './errors.js';
+import { NAME_MAX } from '../util/fit.js';
 
 export interface Issue {
   path: string[];
@@ -105,6 +106,15 @@ const JSONSTR = 'value must be a valid JSON string.';
 const EMAIL = 'value must be a valid email address.';
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A non-blank string without NUL characters, at most `max` characters when given. */
+function nbstr(message = NON_BLANK, options: StringOptions = {}) {
+  return leaf<string>(message, (v) => {
+    if (typeof v !== 'string' || v.trim().length === 0) return { reason: message };
+    const problem = stringProblem(v, options);
+    return problem ? { reason: problem } : { value: v };
+  });
+}
+
 export const s = {
   /** 1 … 2147483647 (an id). */
   posInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 1))),
@@ -117,12 +127,9 @@ export const s = {
       return typeof n === 'number' && Number.isFinite(n) ? { value: n } : { reason: message };
     }),
   /** A non-blank string without NUL characters, at most `max` characters when given. */
-  nbstr: (message = NON_BLANK, options: StringOptions = {}) =>
-    leaf<string>(message, (v) => {
-      if (typeof v !== 'string' || v.trim().length === 0) return { reason: message };
-      const problem = stringProblem(v, options);
-      return problem ? { reason: problem } : { value: v };
-    }),
+  nbstr,
+  /** A non-blank name that fits the app DB's varchar(254) name columns. */
+  name: () => nbstr(undefined, { max: NAME_MAX }),
   /** Any string without NUL characters, at most `max` characters when given. */
   str: (message = 'string', options: StringOptions = {}) =>
     leaf<string>(message, (v) => {
