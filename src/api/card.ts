@@ -13,8 +13,8 @@ import {
   moveCards,
   updateCard,
   type CardFilter,
-  MAX_COLLECTION_POSITION,
 } from '../cards/cards.js';
+import { MAX_COLLECTION_POSITION } from '../collections/positions.js';
 import { cardTimelines } from '../cards/timelines.js';
 import { cardSeries } from '../cards/series.js';
 import '../cards/collection-items.js';
@@ -38,7 +38,8 @@ const embeddingParams = s.check<Record<string, unknown>>(
   'value must be a valid embedding params map.',
   (v) => isMap(v) && Object.values(v as object).every((x) => typeof x === 'string' && EMBEDDING_VALUES.includes(x)),
 );
-const collectionPosition = s.check<number>(
+/** `collection_position` (cards and dashboards): a smallint column. */
+export const collectionPosition = s.check<number>(
   `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
   (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_COLLECTION_POSITION,
 );

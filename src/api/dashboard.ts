@@ -28,13 +28,7 @@ import type { DashcardInput, TabInput } from '../dashboards/layout.js';
 import '../dashboards/collection-items.js';
 import '../dashboards/dashboard-revisions.js';
 import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
-import { MAX_COLLECTION_POSITION } from '../cards/cards.js';
-
-/** `collection_position` is a smallint column, as the cards' one. */
-const collectionPosition = s.check<number>(
-  `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
-  (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_COLLECTION_POSITION,
-);
+import { collectionPosition } from './card.js';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const parameter = s.check<Record<string, unknown>>('parameter must be a map with :id and :type keys', (v) => isMap(v) && 'id' in v && 'type' in v);

@@ -1,6 +1,7 @@
 // Saved questions, models and metrics: create, read, update, archive, delete, list, copy and move (the /api/card
 // CRUD). Every read and write goes through the collection checker; saving a query also needs data permission.
 
+import { shiftCollectionPositions } from '../collections/positions.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
@@ -24,9 +25,6 @@ import { fitName, NAME_MAX } from '../util/fit.js';
 type Obj = Record<string, unknown>;
 
 export const TRASH_MESSAGE = 'You cannot modify the Trash Collection.';
-
-/** `collection_position` is a smallint column (on PostgreSQL): 1 … 32767. */
-export const MAX_COLLECTION_POSITION = 32_767;
 
 /** A client-sent entity_id that another card has (entity ids identify cards across instances). */
 const duplicateEntityId = () => fieldError('entity_id', 'A card with this entity_id already exists.');
@@ -251,7 +249,7 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
           created_at: now,
           updated_at: now,
         });
-        if (input.collection_position) await shiftPositions(trx, where.collectionId, input.collection_position, cardId);
+        if (input.collection_position) await shiftCollectionPositions(trx, 'report_card', where.collectionId, input.collection_position, cardId);
         const row = await requireCard(ctx, cardId, trx);
         await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
         if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
@@ -266,17 +264,6 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
  * Pinning at a position moves the other pinned cards of the collection down one place (those at the last position a
  * smallint holds stay there).
  */
-async function shiftPositions(db: Db, collectionId: number | null, position: number, exceptId: number) {
-  let query = db
-    .updateTable('report_card')
-    .set((eb) => ({ collection_position: eb(eb.ref('collection_position'), '+', 1) }))
-    .where('collection_position', '>=', position)
-    .where('collection_position', '<', MAX_COLLECTION_POSITION)
-    .where('id', '!=', exceptId);
-  query = collectionId === null ? query.where('collection_id', 'is', null) : query.where('collection_id', '=', collectionId);
-  await query.execute();
-}
-
 export async function updateCard(ctx: AppContext, caller: Caller, id: number, input: CardInput, present: Set<string>, options: { deleteOldDashcards?: boolean } = {}) {
   const access = await collectionAccess(ctx, caller);
   const before = await writableCard(ctx, access, id);
@@ -359,7 +346,7 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
     await ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('report_card').set({ ...changes, updated_at: nowIso() }).where('id', '=', id).execute();
       if (typeof changes.collection_position === 'number') {
-        await shiftPositions(trx, (changes.collection_id as number | null | undefined) ?? before.collection_id, changes.collection_position, id);
+        await shiftCollectionPositions(trx, 'report_card', (changes.collection_id as number | null | undefined) ?? before.collection_id, changes.collection_position, id);
       }
       if (changes.dashboard_id !== undefined && changes.dashboard_id !== null) {
         // a dashboard question lives on its own dashboard only (the other dashboards lose it when asked to)

@@ -17,7 +17,7 @@ import { applyLayout, checkLayoutEdits, type DashcardInput, type LayoutInput, ty
 import { serializeDashboard } from './dashboard-revisions.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
 import { dashboardQuestionIds, followDashboard } from './dashboard-questions.js';
-import { MAX_COLLECTION_POSITION } from '../cards/cards.js';
+import { shiftCollectionPositions } from '../collections/positions.js';
 
 type Obj = Record<string, unknown>;
 
@@ -53,17 +53,6 @@ export { checkEmbeddingEnabled };
  * Pinning at a position moves the collection's other pinned dashboards down one place (those at the last position a
  * smallint holds stay there).
  */
-export async function shiftPositions(db: Db, collectionId: number | null, position: number, exceptId: number): Promise<void> {
-  let query = db
-    .updateTable('report_dashboard')
-    .set((eb) => ({ collection_position: eb(eb.ref('collection_position'), '+', 1) }))
-    .where('collection_position', '>=', position)
-    .where('collection_position', '<', MAX_COLLECTION_POSITION)
-    .where('id', '!=', exceptId);
-  query = collectionId === null ? query.where('collection_id', 'is', null) : query.where('collection_id', '=', collectionId);
-  await query.execute();
-}
-
 export async function recordDashboardRevision(ctx: AppContext, db: Db, id: number, userId: number, isCreation = false): Promise<void> {
   await pushRevision(ctx, db, { model: 'Dashboard', modelId: id, userId, object: await serializeDashboard(ctx, db, id), isCreation });
 }
@@ -118,7 +107,7 @@ export async function insertDashboard(ctx: AppContext, db: Db, caller: Caller, i
     created_at: now,
     updated_at: now,
   });
-  if (input.collection_position) await shiftPositions(db, collectionId, input.collection_position, id);
+  if (input.collection_position) await shiftCollectionPositions(db, 'report_dashboard', collectionId, input.collection_position, id);
   return id;
 }
 
@@ -236,7 +225,7 @@ export async function updateDashboard(ctx: AppContext, caller: Caller, id: numbe
     if ('collection_id' in changes || 'archived' in changes) await followDashboard(trx, id);
     if (typeof changes.collection_position === 'number') {
       const home = 'collection_id' in changes ? (changes.collection_id as number | null) : before.collection_id;
-      await shiftPositions(trx, home, changes.collection_position, id);
+      await shiftCollectionPositions(trx, 'report_dashboard', home, changes.collection_position, id);
     }
     await recordDashboardRevision(ctx, trx, id, caller.user.id);
   });
