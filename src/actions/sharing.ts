@@ -2,9 +2,9 @@
 // it (enough to draw its form — no SQL, template, model or database).
 
 import type { AppContext } from '../context.js';
-import { archivedError, notFound } from '../http/errors.js';
+import { archivedError } from '../http/errors.js';
 import { bool } from '../appdb/portable.js';
-import { checkPublicSharingEnabled, UUID } from '../public/links.js';
+import { sharedRowByUuid } from '../public/links.js';
 import { requireCard } from '../cards/store.js';
 import { checkActionsEnabled } from './enabled.js';
 import { actionJson } from './json.js';
@@ -22,12 +22,8 @@ async function databaseOf(ctx: AppContext, action: ActionRow): Promise<number | 
 }
 
 /** The shared, non-archived action with this UUID (404 otherwise; 400 while public sharing is off). */
-export async function actionByUuid(ctx: AppContext, uuid: string): Promise<ActionRow> {
-  await checkPublicSharingEnabled(ctx);
-  if (!UUID.test(uuid)) throw notFound();
-  const action = await ctx.db.selectFrom('action').selectAll().where('public_uuid', '=', uuid).where('archived', '=', false).executeTakeFirst();
-  if (!action) throw notFound();
-  return action;
+export function actionByUuid(ctx: AppContext, uuid: string): Promise<ActionRow> {
+  return sharedRowByUuid(ctx, 'action', uuid);
 }
 
 /** GET /api/public/action/:uuid. */

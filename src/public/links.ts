@@ -9,6 +9,8 @@ import { archivedError, badRequest, notFound } from '../http/errors.js';
 import { bool, nowIso } from '../appdb/portable.js';
 import type { CardRow } from '../cards/store.js';
 import type { DashboardRow } from '../dashboards/store.js';
+import type { Selectable } from 'kysely';
+import type { DB } from '../appdb/schema.js';
 
 export const SHARING_DISABLED = 'Public sharing is not enabled.';
 
@@ -65,19 +67,19 @@ export async function publicCards(ctx: AppContext) {
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The shared, non-archived card with this UUID (404 otherwise, and when public sharing is off: 400). */
-export async function cardByUuid(ctx: AppContext, uuid: string): Promise<CardRow> {
+/** The shared, non-archived row of `table` with this UUID (404 otherwise, and when public sharing is off: 400). */
+export async function sharedRowByUuid<T extends Shareable>(ctx: AppContext, table: T, uuid: string): Promise<Selectable<DB[T]>> {
   await checkPublicSharingEnabled(ctx);
   if (!UUID.test(uuid)) throw notFound();
-  const card = await ctx.db.selectFrom('report_card').selectAll().where('public_uuid', '=', uuid).where('archived', '=', false).executeTakeFirst();
-  if (!card) throw notFound();
-  return card;
+  const row = await ctx.db.selectFrom(table as Shareable).selectAll().where('public_uuid', '=', uuid).where('archived', '=', false).executeTakeFirst();
+  if (!row) throw notFound();
+  return row as Selectable<DB[T]>;
 }
 
-export async function dashboardByUuid(ctx: AppContext, uuid: string): Promise<DashboardRow> {
-  await checkPublicSharingEnabled(ctx);
-  if (!UUID.test(uuid)) throw notFound();
-  const dashboard = await ctx.db.selectFrom('report_dashboard').selectAll().where('public_uuid', '=', uuid).where('archived', '=', false).executeTakeFirst();
-  if (!dashboard) throw notFound();
-  return dashboard;
+export function cardByUuid(ctx: AppContext, uuid: string): Promise<CardRow> {
+  return sharedRowByUuid(ctx, 'report_card', uuid);
+}
+
+export function dashboardByUuid(ctx: AppContext, uuid: string): Promise<DashboardRow> {
+  return sharedRowByUuid(ctx, 'report_dashboard', uuid);
 }
