@@ -4,7 +4,7 @@
 
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
-import { sql } from 'kysely';
+import { lockForTransaction } from '../appdb/locks.js';
 import { bool, type Db } from '../appdb/portable.js';
 
 export const ALL_USERS_GROUP_ID = 1;
@@ -73,23 +73,15 @@ export async function managedGroupIds(db: Db, userId: number): Promise<number[]>
   return rows.map((r) => r.group_id);
 }
 
-/** Any number that names the admin-membership lock for pg_advisory_xact_lock ("ADMN"). */
-const ADMIN_LOCK_KEY = 0x41444d4e;
-
 /**
  * Serializes changes to who is an active admin. Counting the admins and then removing one is safe only if no other
  * transaction does the same in between: without this, two requests demoting the last two admins at once on
  * PostgreSQL or MySQL would both see two admins and both succeed. Call it inside the transaction, before its
  * first write (so two transactions can't each hold a row the other waits for); the lock is held until commit.
- * PostgreSQL: a transaction-scoped advisory lock. MySQL/MariaDB: a locking read of the Administrators group row.
- * SQLite: nothing to do, its transactions already run one at a time.
+ * The 'admin-membership' transaction lock of ../appdb/locks.ts.
  */
 export async function lockAdminChanges(ctx: AppContext, db: Db): Promise<void> {
-  if (ctx.dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(${ADMIN_LOCK_KEY})`.execute(db);
-  } else if (ctx.dialect === 'mysql') {
-    await db.selectFrom('permissions_group').select('id').where('id', '=', ADMIN_GROUP_ID).forUpdate().execute();
-  }
+  await lockForTransaction(db, ctx.dialect, 'admin-membership');
 }
 
 async function activeAdminIds(ctx: AppContext, db: Db): Promise<number[]> {

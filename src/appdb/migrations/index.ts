@@ -8,6 +8,7 @@ import * as m0004 from './0004_app_locks.js';
 import * as m0005 from './0005_group_name_case.js';
 import * as m0010 from './0010_field_database_type_text.js';
 import * as m0011 from './0011_sample_database_lock.js';
+import * as m0012 from './0012_admin_membership_lock.js';
 import * as m0020 from './0020_query_execution.js';
 import * as m0030 from './0030_cards_and_dashboards.js';
 import * as m0031 from './0031_collection_permissions.js';
@@ -32,6 +33,7 @@ export const migrations: Record<string, AppMigration> = {
   '0005_group_name_case': m0005,
   '0010_field_database_type_text': m0010,
   '0011_sample_database_lock': m0011,
+  '0012_admin_membership_lock': m0012,
   '0020_query_execution': m0020,
   '0030_cards_and_dashboards': m0030,
   '0031_collection_permissions': m0031,
