@@ -5,7 +5,7 @@ import type { Caller } from '../http/caller.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso } from '../appdb/portable.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
-import { snippetAccess } from '../permissions/snippets.js';
+import { snippetAccess, SNIPPETS_NAMESPACE } from '../permissions/snippets.js';
 
 export const BOOKMARK_MODELS = ['card', 'dashboard', 'collection', 'snippet'] as const;
 export type BookmarkModel = (typeof BOOKMARK_MODELS)[number];
@@ -25,7 +25,7 @@ async function itemCollection(ctx: AppContext, model: BookmarkModel, id: number)
   if (model === 'snippet') {
     const row = await ctx.db.selectFrom('native_query_snippet').select('collection_id').where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound();
-    return { collectionId: row.collection_id, namespace: 'snippets' };
+    return { collectionId: row.collection_id, namespace: SNIPPETS_NAMESPACE };
   }
   const row = await ctx.db.selectFrom('collection').select(['id', 'namespace']).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound();

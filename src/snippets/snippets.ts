@@ -8,14 +8,13 @@ import { badRequest, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { collectionAccess } from '../permissions/collections.js';
-import { snippetAccess, type SnippetAccess } from '../permissions/snippets.js';
+import { snippetAccess, SNIPPETS_NAMESPACE, type SnippetAccess } from '../permissions/snippets.js';
 import { findCollection } from '../collections/store.js';
 import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource } from '../collections/items.js';
 import { userInfos } from '../cards/creators.js';
 import type { NativeQuerySnippetTable } from './tables.js';
 
-export const NAMESPACE = 'snippets';
 export const NAME_MESSAGE = "snippet names cannot include '}' or start with spaces";
 export const DUPLICATE_MESSAGE = 'A snippet with that name already exists. Please pick a different name.';
 
@@ -52,7 +51,7 @@ async function checkFolder(ctx: AppContext, access: SnippetAccess, collectionId:
   if (collectionId !== null) {
     const folder = await findCollection(ctx.db, collectionId);
     if (!folder) throw notFound();
-    if (folder.namespace !== NAMESPACE) throw badRequest('A NativeQuerySnippet can only go in Collections in the :snippets namespace.');
+    if (folder.namespace !== SNIPPETS_NAMESPACE) throw badRequest('A NativeQuerySnippet can only go in Collections in the :snippets namespace.');
   }
   access.checkWrite(collectionId);
 }
@@ -144,7 +143,7 @@ export async function snippetForQuery(ctx: AppContext, caller: Caller, ref: { id
   const row = await q.executeTakeFirst();
   if (!row) return null;
   const access = await collectionAccess(ctx, caller);
-  return access.canRead(row.collection_id, NAMESPACE) ? row : null;
+  return access.canRead(row.collection_id, SNIPPETS_NAMESPACE) ? row : null;
 }
 
 // Snippets live in snippet folders: archived with them and listed among their items.
@@ -157,7 +156,7 @@ registerCollectable({
 
 registerItemSource({
   models: ['snippet'],
-  namespaces: [NAMESPACE],
+  namespaces: [SNIPPETS_NAMESPACE],
   async items(query) {
     if (query.pinnedState === 'is_pinned') return [];
     // the folder itself was checked by the items endpoint; snippets also need native SQL somewhere
