@@ -181,8 +181,10 @@ describe('engine-specific values', () => {
       (error: unknown) => error instanceof QueryCancelledError && error.reason === 'timeout',
     );
     clearInterval(timer);
-    assert.ok(Date.now() - started < 3000, `stopped in ${Date.now() - started} ms`);
-    assert.ok(ticks >= 10, `the event loop kept running (${ticks} ticks)`);
+    // Unstopped, the statement runs for minutes; a blocked event loop would fire no timer at all. Both bounds are
+    // loose so that a loaded machine can't fail them.
+    assert.ok(Date.now() - started < 10_000, `stopped in ${Date.now() - started} ms`);
+    assert.ok(ticks >= 2, `the event loop kept running (${ticks} ticks)`);
     const parallel = await Promise.all([1, 2, 3].map(async (n) => collectRows(await open.sqlite.connection.execute('select ?', [n]))));
     assert.deepEqual(parallel, [[[1]], [[2]], [[3]]]);
   });
