@@ -1,0 +1,144 @@
+// The series of a line/area/bar/combo/row chart: which column is the x axis (`graph.dimensions`, else the
+// breakouts, else the first date or category column), which are the series (`graph.metrics`, else the
+// aggregations, else the number columns), or — with two dimensions and one metric — one series per value of the
+// second dimension. Each series has its title, colour and display from `series_settings`.
+
+import { isDimensionColumn, isMetricColumn, isNumberColumn, isTemporalColumn, namedColumns } from '../columns.js';
+import { numberOf, type VizContext } from '../context.js';
+import { parseTemporal } from '../format/date.js';
+import { seriesColor, validColor } from '../palette.js';
+
+export interface Series {
+  /** The key of `series_settings` (a metric's column name, or a breakout value as text). */
+  key: string;
+  title: string;
+  color: string;
+  /** line | area | bar (per series on combo charts). */
+  display: string;
+  /** The metric column the values come from. */
+  metric: number;
+  values: Array<number | null>;
+  settings: Record<string, unknown>;
+}
+
+export interface CartesianData {
+  dimension: number;
+  /** Raw x values in axis order, and their labels. */
+  xValues: unknown[];
+  xLabels: string[];
+  series: Series[];
+  /** The second dimension, when series are its values. */
+  breakout: number | null;
+}
+
+/** More series than this is not a readable chart: the card is shown as a table. */
+export const MAX_SERIES = 50;
+
+export function defaultAxes(ctx: VizContext): { dimensions: number[]; metrics: number[] } | null {
+  const { cols } = ctx;
+  const all = cols.map((_, i) => i);
+  const breakouts = all.filter((i) => cols[i].source === 'breakout');
+  const aggregations = all.filter((i) => cols[i].source === 'aggregation' && isNumberColumn(cols[i]));
+  if (breakouts.length > 0 && aggregations.length > 0) return { dimensions: breakouts.slice(0, 2), metrics: aggregations };
+  const dimensions = all.filter((i) => isDimensionColumn(cols[i]));
+  const metrics = all.filter((i) => isMetricColumn(cols[i]) && !dimensions.includes(i));
+  if (dimensions.length === 0) {
+    // Numbers only: the first is the x axis.
+    const numbers = all.filter((i) => isNumberColumn(cols[i]));
+    return numbers.length >= 2 ? { dimensions: [numbers[0]], metrics: numbers.slice(1) } : null;
+  }
+  if (metrics.length === 0) return null;
+  const chosen = dimensions.length >= 2 && metrics.length === 1 ? dimensions.slice(0, 2) : [dimensions[0]];
+  return { dimensions: chosen, metrics };
+}
+
+function axesOf(ctx: VizContext): { dimensions: number[]; metrics: number[] } | null {
+  const defaults = defaultAxes(ctx);
+  const dimensions = namedColumns(ctx.cols, ctx.settings['graph.dimensions']) ?? defaults?.dimensions;
+  const metrics = namedColumns(ctx.cols, ctx.settings['graph.metrics']) ?? defaults?.metrics;
+  if (!dimensions || !metrics || dimensions.length === 0 || metrics.length === 0) return null;
+  if (!metrics.every((i) => isNumberColumn(ctx.cols[i]))) return null;
+  return { dimensions: dimensions.slice(0, metrics.length === 1 ? 2 : 1), metrics };
+}
+
+function seriesSettings(ctx: VizContext, key: string): Record<string, unknown> {
+  const all = ctx.settings.series_settings;
+  const own = all && typeof all === 'object' ? (all as Record<string, unknown>)[key] : undefined;
+  return own && typeof own === 'object' ? (own as Record<string, unknown>) : {};
+}
+
+function identity(value: unknown): string {
+  return value === null || value === undefined ? '\u0000null' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Sort key of an x value for axes that are ordered by value (dates and linear numbers). */
+function orderKey(ctx: VizContext, dimension: number, value: unknown): number | null {
+  if (isTemporalColumn(ctx.cols[dimension])) return parseTemporal(value, ctx.options.timezone)?.toMillis() ?? null;
+  return numberOf(value);
+}
+
+export function cartesianData(ctx: VizContext, defaultDisplay: (index: number) => string): CartesianData | null {
+  const axes = axesOf(ctx);
+  if (!axes || ctx.rows.length === 0) return null;
+  const [dimension, breakout = null] = axes.dimensions;
+  const xIndex = new Map<string, number>();
+  const xValues: unknown[] = [];
+  for (const row of ctx.rows) {
+    const id = identity(row[dimension]);
+    if (!xIndex.has(id)) {
+      xIndex.set(id, xValues.length);
+      xValues.push(row[dimension]);
+    }
+  }
+  const ordered = isTemporalColumn(ctx.cols[dimension]) || ctx.settings['graph.x_axis.scale'] === 'linear';
+  let order = xValues.map((_, i) => i);
+  if (ordered) {
+    const keys = xValues.map((v) => orderKey(ctx, dimension, v));
+    if (keys.every((k) => k !== null)) order = order.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
+  }
+  const position = new Map<number, number>(order.map((original, at) => [original, at]));
+  const sortedX = order.map((i) => xValues[i]);
+  const format = ctx.format(dimension);
+
+  const groups: Array<{ key: string; title: string; metric: number; match: (row: unknown[]) => boolean }> = [];
+  if (breakout !== null) {
+    const seen = new Map<string, unknown>();
+    for (const row of ctx.rows) if (!seen.has(identity(row[breakout]))) seen.set(identity(row[breakout]), row[breakout]);
+    if (seen.size > MAX_SERIES) return null;
+    for (const [id, value] of seen) {
+      const key = value === null || value === undefined ? 'null' : String(value);
+      const title = value === null || value === undefined ? '(empty)' : ctx.format(breakout)(value);
+      groups.push({ key, title, metric: axes.metrics[0], match: (row) => identity(row[breakout]) === id });
+    }
+  } else {
+    if (axes.metrics.length > MAX_SERIES) return null;
+    for (const metric of axes.metrics) groups.push({ key: ctx.cols[metric].name, title: ctx.title(metric), metric, match: () => true });
+  }
+
+  const series: Series[] = groups.map((group, index) => {
+    const values: Array<number | null> = sortedX.map(() => null);
+    for (const row of ctx.rows) {
+      if (!group.match(row)) continue;
+      const at = position.get(xIndex.get(identity(row[dimension])) as number) as number;
+      const n = numberOf(row[group.metric]);
+      if (n !== null) values[at] = (values[at] ?? 0) + n;
+    }
+    const own = seriesSettings(ctx, group.key);
+    return {
+      key: group.key,
+      title: typeof own.title === 'string' && own.title ? own.title : group.title,
+      color: validColor(own.color) ?? seriesColor(index),
+      display: typeof own.display === 'string' && ['line', 'area', 'bar'].includes(own.display) ? own.display : defaultDisplay(index),
+      metric: group.metric,
+      values,
+      settings: own,
+    };
+  });
+  return {
+    dimension,
+    xValues: sortedX,
+    xLabels: sortedX.map((v) => (v === null || v === undefined ? '(empty)' : format(v, { abbreviateDates: true }))),
+    series,
+    breakout,
+  };
+}

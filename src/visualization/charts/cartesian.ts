@@ -1,0 +1,160 @@
+// Line, area, bar, combo and row charts as ECharts options: series from ./cartesian-data.ts, stacking
+// (`stackable.stack_type` stacked / normalized — 100%; areas with a breakout stack by default), a goal line
+// (`graph.show_goal`, `graph.goal_value`, `graph.goal_label`), value labels (`graph.show_values`), per-series
+// line settings (`line.interpolate`, `line.marker_enabled`, `line.missing`, `line.style`), a right axis for
+// series whose `axis` is "right", and a legend when there is more than one series.
+
+import type { EChartsOption, SeriesOption } from 'echarts';
+import { setting, type VizContext } from '../context.js';
+import { COLORS } from '../palette.js';
+import type { ChartVisualization } from '../types.js';
+import { categoryAxis, valueAxis } from './cartesian-axes.js';
+import { cartesianData, type CartesianData, type Series } from './cartesian-data.js';
+import { formatNumber } from '../format/number.js';
+
+export type CartesianDisplay = 'line' | 'area' | 'bar' | 'combo' | 'row';
+
+const FONT_SIZE = 11;
+
+function stackType(ctx: VizContext, display: CartesianDisplay, data: CartesianData): 'stacked' | 'normalized' | null {
+  const explicit = ctx.settings['stackable.stack_type'];
+  if (explicit === 'stacked' || explicit === 'normalized') return data.series.length > 1 ? explicit : explicit === 'normalized' ? explicit : null;
+  if (explicit === null) return null;
+  return display === 'area' && data.breakout !== null ? 'stacked' : null;
+}
+
+function missingMode(series: Series): 'interpolate' | 'zero' | 'none' {
+  const m = series.settings['line.missing'];
+  return m === 'zero' || m === 'none' ? m : 'interpolate';
+}
+
+function normalize(data: CartesianData): Array<Array<number | null>> {
+  return data.series.map((s) =>
+    s.values.map((v, i) => {
+      if (v === null) return null;
+      const total = data.series.reduce((sum, other) => sum + Math.abs(other.values[i] ?? 0), 0);
+      return total === 0 ? 0 : v / total;
+    }),
+  );
+}
+
+function valueFormatter(ctx: VizContext, data: CartesianData, normalized: boolean): (value: number, compact?: boolean) => string {
+  if (normalized) return (value) => formatNumber(value, { number_style: 'percent', decimals: 0 });
+  const settings = ctx.columnSettings(data.series[0].metric);
+  const largest = Math.max(0, ...data.series.flatMap((s) => s.values.map((v) => Math.abs(v ?? 0))));
+  const compactAxis = largest >= 100_000;
+  return (value, compact = compactAxis) => formatNumber(value, settings, { compact });
+}
+
+function labelMode(ctx: VizContext): boolean | undefined {
+  const mode = ctx.settings['graph.label_value_formatting'];
+  return mode === 'compact' ? true : mode === 'full' ? false : undefined;
+}
+
+function buildSeries(ctx: VizContext, display: CartesianDisplay, data: CartesianData, stack: 'stacked' | 'normalized' | null, format: (v: number, compact?: boolean) => string): SeriesOption[] {
+  const normalizedValues = stack === 'normalized' ? normalize(data) : null;
+  const showValues = ctx.settings['graph.show_values'] === true;
+  const compactLabels = labelMode(ctx);
+  const horizontal = display === 'row';
+  return data.series.map((s, index): SeriesOption => {
+    const values = normalizedValues ? normalizedValues[index] : s.values;
+    const kind = display === 'row' ? 'bar' : s.display;
+    const missing = missingMode(s);
+    const plotted = missing === 'zero' ? values.map((v) => v ?? 0) : values;
+    const stackName = stack && (kind === 'bar' || kind === 'area') ? `stack-${kind}` : undefined;
+    const yAxisIndex = !horizontal && s.settings.axis === 'right' ? 1 : 0;
+    const ownShowValues = typeof s.settings.show_series_values === 'boolean' ? s.settings.show_series_values && showValues : showValues;
+    const label = {
+      show: ownShowValues,
+      position: horizontal ? ('right' as const) : ('top' as const),
+      color: COLORS.textDark,
+      fontSize: FONT_SIZE,
+      formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? format(p.value, compactLabels ?? true) : ''),
+    };
+    if (kind === 'bar') {
+      return {
+        type: 'bar',
+        name: s.title,
+        data: plotted,
+        stack: stackName,
+        color: s.color,
+        yAxisIndex,
+        label,
+        barMaxWidth: 60,
+      };
+    }
+    const interpolate = s.settings['line.interpolate'];
+    const style = s.settings['line.style'];
+    const markers = typeof s.settings['line.marker_enabled'] === 'boolean' ? (s.settings['line.marker_enabled'] as boolean) : data.xLabels.length <= 30;
+    return {
+      type: 'line',
+      name: s.title,
+      data: plotted,
+      stack: stackName,
+      color: s.color,
+      yAxisIndex,
+      label,
+      smooth: interpolate === 'cardinal',
+      step: interpolate === 'step-after' ? 'end' : false,
+      connectNulls: missing === 'interpolate',
+      showSymbol: markers,
+      symbolSize: 6,
+      lineStyle: { width: 2, type: style === 'dashed' ? 'dashed' : style === 'dotted' ? 'dotted' : 'solid' },
+      areaStyle: kind === 'area' ? { opacity: 0.3 } : undefined,
+    };
+  });
+}
+
+function goalLine(ctx: VizContext, normalized: boolean): Record<string, unknown> | null {
+  if (ctx.settings['graph.show_goal'] !== true || normalized) return null;
+  const goal = setting<number>(ctx, 'graph.goal_value', 'number');
+  if (goal === undefined) return null;
+  const label = setting<string>(ctx, 'graph.goal_label', 'string') ?? 'Goal';
+  return {
+    silent: true,
+    symbol: 'none',
+    data: [{ yAxis: goal }],
+    lineStyle: { color: COLORS.textMedium, type: 'dashed', width: 1.5 },
+    label: { formatter: label, position: 'insideEndTop', color: COLORS.textMedium, fontSize: FONT_SIZE, fontWeight: 'bold' },
+  };
+}
+
+function metricTitle(ctx: VizContext, data: CartesianData): string | null {
+  const metrics = new Set(data.series.map((s) => s.metric));
+  if (metrics.size !== 1) return null;
+  return data.series.length === 1 ? data.series[0].title : ctx.title(data.series[0].metric);
+}
+
+export function describeCartesian(ctx: VizContext, display: CartesianDisplay): ChartVisualization | null {
+  const defaultDisplay = (index: number) => (display === 'combo' ? (index === 0 ? 'bar' : 'line') : display === 'row' ? 'bar' : display);
+  const data = cartesianData(ctx, defaultDisplay);
+  if (!data) return null;
+  const stack = stackType(ctx, display, data);
+  const normalized = stack === 'normalized';
+  const format = valueFormatter(ctx, data, normalized);
+  const series = buildSeries(ctx, display, data, stack, format);
+  const goal = goalLine(ctx, normalized);
+  if (goal && series.length > 0) (series[0] as { markLine?: unknown }).markLine = goal;
+  const horizontal = display === 'row';
+  const width = ctx.options.width;
+  const height = horizontal ? Math.max(Math.round(width * 0.6), 26 * data.xLabels.length + 90) : Math.round(width * 0.6);
+  const legend = data.series.length > 1;
+  const category = categoryAxis(ctx, data, horizontal);
+  const values = valueAxis(ctx, { format: (v) => format(v), normalized, title: metricTitle(ctx, data) });
+  const rightSeries = data.series.filter((s) => s.settings.axis === 'right');
+  const yAxes = [values];
+  if (!horizontal && rightSeries.length > 0) {
+    const rightFormat = (v: number) => formatNumber(v, ctx.columnSettings(rightSeries[0].metric), { compact: Math.abs(v) >= 100_000 });
+    yAxes.push(valueAxis(ctx, { format: rightFormat, normalized, title: rightSeries.length === 1 ? rightSeries[0].title : null }, 'right'));
+  }
+  const option: EChartsOption = {
+    animation: false,
+    color: data.series.map((s) => s.color),
+    legend: legend ? { top: 0, left: 'center', type: 'plain', icon: 'circle', itemWidth: 10, itemHeight: 10, textStyle: { color: COLORS.textDark, fontSize: 12 } } : { show: false },
+    grid: { top: legend ? 40 : 16, left: 16, right: rightSeries.length > 0 ? 16 : 24, bottom: 16 },
+    xAxis: horizontal ? yAxes[0] as EChartsOption['xAxis'] : category,
+    yAxis: horizontal ? (category as EChartsOption['yAxis']) : (yAxes as EChartsOption['yAxis']),
+    series,
+  };
+  return { kind: 'chart', display, width, height, option };
+}
