@@ -6,6 +6,11 @@
 import { vizContext, type VizContext } from './context.js';
 import { describeCartesian } from './charts/cartesian.js';
 import { describeScalar } from './charts/scalar.js';
+import { describeSmartScalar } from './charts/smartscalar.js';
+import { describePie } from './charts/pie.js';
+import { describeProgress } from './charts/progress.js';
+import { describeGauge } from './charts/gauge.js';
+import { describeFunnel } from './charts/funnel.js';
 import { describeTable } from './table.js';
 import type { DescribeOptions, Visualization, VisualizationInput } from './types.js';
 
@@ -17,7 +22,12 @@ const BUILDERS: Record<string, Builder> = {
   bar: (ctx) => describeCartesian(ctx, 'bar'),
   combo: (ctx) => describeCartesian(ctx, 'combo'),
   row: (ctx) => describeCartesian(ctx, 'row'),
+  pie: describePie,
   scalar: describeScalar,
+  smartscalar: describeSmartScalar,
+  progress: describeProgress,
+  gauge: describeGauge,
+  funnel: describeFunnel,
   table: describeTable,
 };
 

@@ -47,7 +47,7 @@ export interface ValueAxisInput {
   title: string | null;
 }
 
-export function valueAxis(ctx: VizContext, input: ValueAxisInput, side: 'left' | 'right' = 'left'): YAXisComponentOption {
+export function valueAxis(ctx: VizContext, input: ValueAxisInput, side: 'left' | 'right' | 'bottom' = 'left'): YAXisComponentOption {
   const hidden = ctx.settings['graph.y_axis.axis_enabled'] === false;
   const autoRange = ctx.settings['graph.y_axis.auto_range'] !== false;
   const min = autoRange ? undefined : setting<number>(ctx, 'graph.y_axis.min', 'number');
@@ -58,12 +58,12 @@ export function valueAxis(ctx: VizContext, input: ValueAxisInput, side: 'left' |
     position: side,
     min: input.normalized ? 0 : min,
     max: input.normalized ? 1 : max,
-    name: side === 'left' ? axisTitle(ctx, 'y', input.title) : input.title ?? undefined,
+    name: side === 'right' ? input.title ?? undefined : axisTitle(ctx, 'y', input.title),
     nameLocation: 'middle',
-    nameGap: 50,
+    nameGap: side === 'bottom' ? 30 : 50,
     nameTextStyle: AXIS_TITLE,
     axisLabel: { ...AXIS_LABEL, show: !hidden, formatter: (value: number) => input.format(value) },
-    splitLine: { show: side === 'left', lineStyle: { color: COLORS.grid } },
+    splitLine: { show: side !== 'right', lineStyle: { color: COLORS.grid } },
     axisLine: { show: false },
     axisTick: { show: false },
   } as YAXisComponentOption;

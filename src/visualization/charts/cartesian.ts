@@ -46,6 +46,12 @@ function valueFormatter(ctx: VizContext, data: CartesianData, normalized: boolea
   return (value, compact = compactAxis) => formatNumber(value, settings, { compact });
 }
 
+function tickFormatter(ctx: VizContext, metric: number, values: Array<number | null>): (value: number) => string {
+  const settings = ctx.columnSettings(metric);
+  const compact = Math.max(0, ...values.map((v) => Math.abs(v ?? 0))) >= 100_000;
+  return (value) => formatNumber(value, settings, { compact, tick: true });
+}
+
 function labelMode(ctx: VizContext): boolean | undefined {
   const mode = ctx.settings['graph.label_value_formatting'];
   return mode === 'compact' ? true : mode === 'full' ? false : undefined;
@@ -119,10 +125,11 @@ function goalLine(ctx: VizContext, normalized: boolean): Record<string, unknown>
   };
 }
 
-function metricTitle(ctx: VizContext, data: CartesianData): string | null {
-  const metrics = new Set(data.series.map((s) => s.metric));
+/** The value axis title: the series' name when it plots one series, the metric's when all plot the same one. */
+function metricTitle(ctx: VizContext, series: Series[]): string | null {
+  const metrics = new Set(series.map((s) => s.metric));
   if (metrics.size !== 1) return null;
-  return data.series.length === 1 ? data.series[0].title : ctx.title(data.series[0].metric);
+  return series.length === 1 ? series[0].title : ctx.title(series[0].metric);
 }
 
 export function describeCartesian(ctx: VizContext, display: CartesianDisplay): ChartVisualization | null {
@@ -140,12 +147,14 @@ export function describeCartesian(ctx: VizContext, display: CartesianDisplay): C
   const height = horizontal ? Math.max(Math.round(width * 0.6), 26 * data.xLabels.length + 90) : Math.round(width * 0.6);
   const legend = data.series.length > 1;
   const category = categoryAxis(ctx, data, horizontal);
-  const values = valueAxis(ctx, { format: (v) => format(v), normalized, title: metricTitle(ctx, data) });
-  const rightSeries = data.series.filter((s) => s.settings.axis === 'right');
+  const rightSeries = horizontal ? [] : data.series.filter((s) => s.settings.axis === 'right');
+  const leftSeries = data.series.filter((s) => !rightSeries.includes(s));
+  const leftFormat = normalized ? (v: number) => format(v) : tickFormatter(ctx, leftSeries[0]?.metric ?? data.series[0].metric, leftSeries.flatMap((s) => s.values));
+  const values = valueAxis(ctx, { format: leftFormat, normalized, title: metricTitle(ctx, leftSeries) }, horizontal ? 'bottom' : 'left');
   const yAxes = [values];
-  if (!horizontal && rightSeries.length > 0) {
-    const rightFormat = (v: number) => formatNumber(v, ctx.columnSettings(rightSeries[0].metric), { compact: Math.abs(v) >= 100_000 });
-    yAxes.push(valueAxis(ctx, { format: rightFormat, normalized, title: rightSeries.length === 1 ? rightSeries[0].title : null }, 'right'));
+  if (rightSeries.length > 0) {
+    const rightFormat = tickFormatter(ctx, rightSeries[0].metric, rightSeries.flatMap((s) => s.values));
+    yAxes.push(valueAxis(ctx, { format: rightFormat, normalized, title: metricTitle(ctx, rightSeries) }, 'right'));
   }
   const option: EChartsOption = {
     animation: false,

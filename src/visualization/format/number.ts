@@ -7,6 +7,8 @@ import type { ColumnSettings } from '../columns.js';
 
 export interface NumberFormatOptions {
   compact?: boolean;
+  /** Axis ticks: whole numbers without the currency's fraction digits ($15,000 rather than $15,000.00). */
+  tick?: boolean;
   /** Leave the currency symbol out (a table puts it in the column header instead). */
   currencyInHeader?: boolean;
 }
@@ -113,6 +115,7 @@ export function formatNumber(raw: number, settings: ColumnSettings, opts: Number
     text = decimals !== null ? value.toExponential(decimals) : value.toExponential(2).replace(/\.?0+e/, 'e');
   } else {
     const options = baseOptions(value, settings, opts.currencyInHeader === true);
+    if (opts.tick && Number.isInteger(value) && decimalsOf(settings) === null) options.minimumFractionDigits = 0;
     text = opts.compact ? compactNumber(value, { ...options, minimumFractionDigits: undefined, maximumSignificantDigits: undefined }) : formatter(options).format(value);
   }
   return `${str(settings.prefix)}${applySeparators(text, settings)}${str(settings.suffix)}`;
