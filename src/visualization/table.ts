@@ -149,16 +149,16 @@ export function describeTable(ctx: VizContext): TableVisualization {
   const visible = ordered.filter((i) => shownInTables(ctx.cols[i]));
   const indexes = visible.length > 0 ? visible : ordered;
   const paint = painter(ctx);
-  const columns = indexes.map((i) => {
-    const currency = currencyHeaderLabel(ctx.columnSettings(i));
+  const currencies = indexes.map((i) => currencyHeaderLabel(ctx.columnSettings(i)));
+  const columns = indexes.map((i, at) => {
     const title = ctx.title(i);
-    return { title: currency ? `${title} (${currency})` : title, align: isNumberColumn(ctx.cols[i]) ? ('right' as const) : ('left' as const) };
+    return { title: currencies[at] ? `${title} (${currencies[at]})` : title, align: isNumberColumn(ctx.cols[i]) ? ('right' as const) : ('left' as const) };
   });
   const shown = ctx.rows.slice(0, rowLimit(ctx.options.tableRowLimit));
   const rows = shown.map((row): TableCell[] => {
     const rowColor = paint.rowColor(row);
-    return indexes.map((i) => {
-      const text = ctx.format(i)(row[i], { currencyInHeader: true });
+    return indexes.map((i, at) => {
+      const text = ctx.format(i)(row[i], { currencyInHeader: currencies[at] !== null });
       const background = paint(row, i) ?? rowColor;
       return background ? { text, background } : { text };
     });

@@ -40,7 +40,9 @@ export function defaultAxes(ctx: VizContext): { dimensions: number[]; metrics: n
   const breakouts = all.filter((i) => cols[i].source === 'breakout');
   const aggregations = all.filter((i) => cols[i].source === 'aggregation' && isNumberColumn(cols[i]));
   if (breakouts.length > 0 && aggregations.length > 0) return { dimensions: breakouts.slice(0, 2), metrics: aggregations };
-  const dimensions = all.filter((i) => isDimensionColumn(cols[i]));
+  // Dates make the best x axis, ids the worst.
+  const rank = (i: number) => (isTemporalColumn(cols[i]) ? 0 : cols[i].semantic_type === 'type/PK' || cols[i].semantic_type === 'type/FK' ? 2 : 1);
+  const dimensions = all.filter((i) => isDimensionColumn(cols[i])).sort((a, b) => rank(a) - rank(b) || a - b);
   const metrics = all.filter((i) => isMetricColumn(cols[i]) && !dimensions.includes(i));
   if (dimensions.length === 0) {
     // Numbers only: the first is the x axis.
@@ -48,7 +50,8 @@ export function defaultAxes(ctx: VizContext): { dimensions: number[]; metrics: n
     return numbers.length >= 2 ? { dimensions: [numbers[0]], metrics: numbers.slice(1) } : null;
   }
   if (metrics.length === 0) return null;
-  const chosen = dimensions.length >= 2 && metrics.length === 1 ? dimensions.slice(0, 2) : [dimensions[0]];
+  // A second category splits the one metric into series; ids never do.
+  const chosen = dimensions.length >= 2 && metrics.length === 1 && rank(dimensions[1]) === 1 ? dimensions.slice(0, 2) : [dimensions[0]];
   return { dimensions: chosen, metrics };
 }
 

@@ -107,6 +107,21 @@ function baseOptions(value: number, settings: ColumnSettings, currencyInHeader: 
 /** A number formatted with a column's settings. */
 export function formatNumber(raw: number, settings: ColumnSettings, opts: NumberFormatOptions = {}): string {
   if (!Number.isFinite(raw)) return String(raw);
+  return formatScaled(raw, settings, opts);
+}
+
+/**
+ * An integer beyond 2^53 (sent as text by the API) formatted without losing digits: exact unless a scale, percent or
+ * scientific style needs arithmetic on it.
+ */
+export function formatBigInteger(text: string, settings: ColumnSettings, opts: NumberFormatOptions = {}): string {
+  const exact = !opts.compact && settings.number_style !== 'percent' && settings.number_style !== 'scientific' && (settings.scale === undefined || settings.scale === 1);
+  if (!exact) return formatNumber(Number(text), settings, opts);
+  const options = baseOptions(1, settings, opts.currencyInHeader === true);
+  return `${str(settings.prefix)}${applySeparators(formatter(options).format(BigInt(text)), settings)}${str(settings.suffix)}`;
+}
+
+function formatScaled(raw: number, settings: ColumnSettings, opts: NumberFormatOptions): string {
   const scale = typeof settings.scale === 'number' && Number.isFinite(settings.scale) ? settings.scale : 1;
   const value = raw * scale;
   let text: string;

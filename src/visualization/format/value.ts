@@ -4,7 +4,7 @@
 
 import { isExtraction, isNumberColumn, isDateOnlyColumn, isTemporalColumn, isTimeColumn, unitOf, type ColumnSettings } from '../columns.js';
 import type { Column } from '../types.js';
-import { formatNumber } from './number.js';
+import { formatBigInteger, formatNumber } from './number.js';
 import { formatExtraction, formatTemporal, type DateFormatContext } from './date.js';
 
 export interface ValueFormatOptions {
@@ -38,6 +38,9 @@ export function columnFormatter(col: Column, settings: ColumnSettings, ctx: Date
     // Integers beyond 2^53 arrive as text (js-int-to-string); they are formatted as numbers too.
     if (typeof value === 'number' || (typeof value === 'string' && numeric && NUMBER_TEXT.test(value))) {
       const n = typeof value === 'number' ? value : Number(value);
+      if (typeof value === 'string' && /^-?\d+$/.test(value) && !Number.isSafeInteger(n) && !isKeyColumn(col) && !unit) {
+        return formatBigInteger(value, settings, { compact: options.compact, currencyInHeader: options.currencyInHeader });
+      }
       if (unit && isExtraction(col)) {
         const named = formatExtraction(n, unit, settings, ctx);
         if (named !== null) return named;
