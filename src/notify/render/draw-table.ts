@@ -13,10 +13,11 @@ const ROW = 28;
 const HEADER = 32;
 const NOTE = 30;
 
-function columnWidths(table: TableVisualization, width: number): number[] {
-  const natural = table.columns.map((col, i) =>
-    Math.max(textWidth(col.title, FONT, true), ...table.rows.map((row) => textWidth(row[i]?.text ?? '', FONT))) + 2 * PAD,
-  );
+function naturalWidths(table: TableVisualization): number[] {
+  return table.columns.map((col, i) => Math.max(textWidth(col.title, FONT, true), ...table.rows.map((row) => textWidth(row[i]?.text ?? '', FONT))) + 2 * PAD);
+}
+
+function columnWidths(natural: number[], width: number): number[] {
   const total = natural.reduce((a, b) => a + b, 0);
   if (total <= width) {
     // Spread what is left evenly, so the table spans the picture like the email's 100%-wide table.
@@ -43,8 +44,14 @@ export function showingNote(table: TableVisualization): string | null {
   return table.totalRows > table.rows.length ? `Showing ${table.rows.length} of ${table.totalRows} rows.` : null;
 }
 
-export function tableSvg(table: TableVisualization, width: number): { svg: string; height: number } {
-  const widths = columnWidths(table, width);
+/**
+ * The table laid out at `width` CSS px, or wider — up to `maxWidth` — when its columns need it (the picture is then
+ * drawn at a smaller scale rather than cutting every value short).
+ */
+export function tableSvg(table: TableVisualization, width: number, maxWidth = width): { svg: string; height: number; width: number } {
+  const natural = naturalWidths(table);
+  width = Math.min(Math.max(width, Math.ceil(natural.reduce((a, b) => a + b, 0))), Math.max(width, maxWidth));
+  const widths = columnWidths(natural, width);
   const note = showingNote(table);
   const height = HEADER + ROW * table.rows.length + (note ? NOTE : 0) + 2;
   const body: string[] = [];
@@ -66,5 +73,5 @@ export function tableSvg(table: TableVisualization, width: number): { svg: strin
   body.push(svgRect(0, HEADER - 1, width, 1, COLORS.bgMedium));
   table.rows.forEach((_, r) => body.push(svgRect(0, HEADER + (r + 1) * ROW - 1, width, 1, COLORS.bgMedium)));
   if (note) body.push(svgText(note, PAD, HEADER + ROW * table.rows.length + NOTE / 2, { size: FONT, color: COLORS.textMedium }));
-  return { svg: svgDocument(width, height, body), height };
+  return { svg: svgDocument(width, height, body), height, width };
 }

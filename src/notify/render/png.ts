@@ -1,6 +1,7 @@
 // A visualization drawn as a PNG: charts through ECharts SSR, everything else through our own SVG, then resvg.
 // Laid out at half the pixel width and drawn at 2× (so 1,200 px pictures are crisp in a 600 px email column);
-// narrow pictures (preview_card_png's 400 px) are laid out at their own width.
+// narrow pictures (preview_card_png's 400 px) are laid out at their own width, and a table too wide for the layout
+// width gets up to the full pixel width (drawn at a smaller scale).
 
 import type { Visualization } from '../../visualization/index.js';
 import { chartSvg } from './echarts-svg.js';
@@ -15,12 +16,13 @@ export function layoutWidth(pixelWidth: number): number {
   return pixelWidth >= 800 ? Math.round(pixelWidth / 2) : pixelWidth;
 }
 
-export function visualizationSvg(viz: Visualization, width: number): string {
+export function visualizationSvg(viz: Visualization, pixelWidth: number): string {
+  const width = layoutWidth(pixelWidth);
   switch (viz.kind) {
     case 'chart':
       return chartSvg(viz.option, viz.width, viz.height);
     case 'table':
-      return tableSvg(viz, width).svg;
+      return tableSvg(viz, width, pixelWidth).svg;
     case 'scalar':
       return scalarSvg(viz, width).svg;
     case 'smartscalar':
@@ -31,5 +33,5 @@ export function visualizationSvg(viz: Visualization, width: number): string {
 }
 
 export function visualizationPng(viz: Visualization, pixelWidth: number): Buffer {
-  return svgToPng(visualizationSvg(viz, layoutWidth(pixelWidth)), pixelWidth);
+  return svgToPng(visualizationSvg(viz, pixelWidth), pixelWidth);
 }
