@@ -11,6 +11,8 @@ import { describePie } from './charts/pie.js';
 import { describeProgress } from './charts/progress.js';
 import { describeGauge } from './charts/gauge.js';
 import { describeFunnel } from './charts/funnel.js';
+import { describeScatter } from './charts/scatter.js';
+import { describeWaterfall } from './charts/waterfall.js';
 import { describeTable } from './table.js';
 import type { DescribeOptions, Visualization, VisualizationInput } from './types.js';
 
@@ -22,6 +24,8 @@ const BUILDERS: Record<string, Builder> = {
   bar: (ctx) => describeCartesian(ctx, 'bar'),
   combo: (ctx) => describeCartesian(ctx, 'combo'),
   row: (ctx) => describeCartesian(ctx, 'row'),
+  scatter: describeScatter,
+  waterfall: describeWaterfall,
   pie: describePie,
   scalar: describeScalar,
   smartscalar: describeSmartScalar,

@@ -7,10 +7,12 @@ import { describeVisualization, type ChartVisualization, type SmartScalarVisuali
 
 const OPTIONS = { timezone: 'UTC', width: 600 };
 const month = (m: number) => `2024-${String(m).padStart(2, '0')}-01T00:00:00Z`;
+const CREATED_AT_MONTH = { name: 'CREATED_AT', display_name: 'Created At: Month', base_type: 'type/DateTime', unit: 'month', source: 'breakout' };
+const COUNT = { name: 'count', display_name: 'Count', base_type: 'type/BigInteger', source: 'aggregation' };
 const monthly: Pick<VisualizationInput, 'cols' | 'rows'> = {
   cols: [
-    { name: 'CREATED_AT', display_name: 'Created At: Month', base_type: 'type/DateTime', unit: 'month', source: 'breakout' },
-    { name: 'count', display_name: 'Count', base_type: 'type/BigInteger', source: 'aggregation' },
+    CREATED_AT_MONTH,
+    COUNT,
     { name: 'sum', display_name: 'Sum of Total', base_type: 'type/Float', source: 'aggregation' },
   ],
   rows: [
@@ -21,9 +23,9 @@ const monthly: Pick<VisualizationInput, 'cols' | 'rows'> = {
 };
 const byCategory: Pick<VisualizationInput, 'cols' | 'rows'> = {
   cols: [
-    { name: 'CREATED_AT', display_name: 'Created At: Month', base_type: 'type/DateTime', unit: 'month', source: 'breakout' },
+    CREATED_AT_MONTH,
     { name: 'CATEGORY', display_name: 'Category', base_type: 'type/Text', source: 'breakout' },
-    { name: 'count', display_name: 'Count', base_type: 'type/BigInteger', source: 'aggregation' },
+    COUNT,
   ],
   rows: [
     [month(1), 'Gadget', 4],
@@ -120,6 +122,32 @@ test('combo: per-series display, a right axis for series set to it', () => {
   assert.deepEqual(byDefault.series.map((s: any) => s.type), ['bar', 'line']);
   const lineAsBar = chart('line', { series_settings: { count: { display: 'bar' } } }).option;
   assert.deepEqual(lineAsBar.series.map((s: any) => s.type), ['bar', 'line']);
+});
+
+test('two metrics of very different size get an axis each, unless auto split is off', () => {
+  const split = chart('line').option;
+  assert.deepEqual(split.series.map((s: any) => s.yAxisIndex), [0, 0], 'count and sum are within 20× of each other');
+  const far = { ...monthly, rows: monthly.rows.map((r) => [r[0], r[1], (r[2] as number) * 100]) };
+  assert.deepEqual(chart('line', {}, far).option.series.map((s: any) => s.yAxisIndex), [0, 1]);
+  assert.equal(chart('line', {}, far).option.yAxis[1].name, 'Sum of Total');
+  assert.deepEqual(chart('line', { 'graph.y_axis.auto_split': false }, far).option.series.map((s: any) => s.yAxisIndex), [0, 0]);
+  assert.deepEqual(chart('line', { 'stackable.stack_type': 'stacked' }, far).option.series.map((s: any) => s.yAxisIndex), [0, 0]);
+});
+
+test('missing periods of a time series are on the axis, as gaps or zeros', () => {
+  const gappy = { ...monthly, rows: [[month(1), 1, 1], [month(4), 4, 4]] };
+  const { option } = chart('bar', { 'graph.metrics': ['count'] }, gappy);
+  assert.deepEqual(option.xAxis.data, ['Jan 2024', 'Feb 2024', 'Mar 2024', 'Apr 2024']);
+  assert.deepEqual(option.series[0].data, [1, null, null, 4]);
+  const zeros = chart('line', { 'graph.metrics': ['count'], series_settings: { count: { 'line.missing': 'zero' } } }, gappy).option;
+  assert.deepEqual(zeros.series[0].data, [1, 0, 0, 4]);
+  const weeks = {
+    cols: [{ name: 'W', display_name: 'Week', base_type: 'type/DateTime', unit: 'week' }, { name: 'n', display_name: 'N', base_type: 'type/Integer' }],
+    rows: [['2024-03-03T00:00:00-05:00', 1], ['2024-03-17T00:00:00-04:00', 3]],
+  };
+  const dst = describeVisualization({ display: 'line', settings: {}, ...weeks }, { timezone: 'America/New_York', width: 600 }) as any;
+  assert.deepEqual(dst.option.xAxis.data, ['Mar 3, 2024', 'Mar 10, 2024', 'Mar 17, 2024']);
+  assert.deepEqual(dst.option.series[0].data, [1, null, 3]);
 });
 
 test('line settings: interpolation, markers, missing values', () => {
@@ -271,4 +299,31 @@ test('native results: the first date or text column is the dimension, the number
   const { option } = chart('line', {}, native);
   assert.deepEqual(option.xAxis.data, ['Jan 2, 2024', 'Jan 1, 2024'].reverse());
   assert.deepEqual(option.series.map((s: any) => [s.name, s.data]), [['TOTAL', [7, 5]]]);
+});
+
+test('waterfall: each step starts where the last ended; increases, decreases and the total in their colours', () => {
+  const input = {
+    cols: [{ name: 'M', display_name: 'Month', base_type: 'type/Text' }, { name: 'd', display_name: 'Change', base_type: 'type/Float' }],
+    rows: [['a', 100], ['b', -30], ['c', -120], ['d', 20]],
+  };
+  const { option } = chart('waterfall', { 'waterfall.total_color': '#000000' }, input);
+  const [base, bars] = option.series;
+  assert.deepEqual(base.data, [0, 70, -50, -50, -30]);
+  assert.deepEqual(bars.data.map((b: any) => b.value), [100, 30, 120, 20, 30]);
+  assert.deepEqual(bars.data.map((b: any) => b.itemStyle.color), ['#88BF4D', '#EF8C8C', '#EF8C8C', '#88BF4D', '#000000']);
+  assert.deepEqual(option.xAxis.data, ['a', 'b', 'c', 'd', 'Total']);
+  assert.equal(chart('waterfall', { 'waterfall.show_total': false }, input).option.xAxis.data.length, 4);
+});
+
+test('scatter: points against a number axis, sized by scatter.bubble', () => {
+  const input = {
+    cols: [{ name: 'x', display_name: 'Price', base_type: 'type/Float' }, { name: 'y', display_name: 'Rating', base_type: 'type/Float' }, { name: 's', display_name: 'Reviews', base_type: 'type/Integer' }],
+    rows: [[10, 4.5, 100], [10, 2, 25], [30, 3, 0]],
+  };
+  const { option } = chart('scatter', { 'graph.dimensions': ['x'], 'scatter.bubble': 's' }, input);
+  assert.equal(option.series.length, 1);
+  assert.deepEqual(option.series[0].data, [[10, 4.5, 100], [10, 2, 25], [30, 3, 0]]);
+  assert.ok(option.series[0].symbolSize([10, 4.5, 100]) > option.series[0].symbolSize([10, 2, 25]));
+  assert.equal(option.xAxis.name, 'Price');
+  assert.equal(option.yAxis.name, 'Rating');
 });

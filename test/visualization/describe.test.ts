@@ -36,7 +36,7 @@ test('one column and one row is a scalar, except for progress and gauge', () => 
 });
 
 test('every display named in the task is drawn by its own builder', () => {
-  const expected: Record<string, string> = { line: 'chart', area: 'chart', bar: 'chart', combo: 'chart', row: 'chart', pie: 'chart', funnel: 'chart', table: 'table' };
+  const expected: Record<string, string> = { line: 'chart', area: 'chart', bar: 'chart', combo: 'chart', row: 'chart', pie: 'chart', funnel: 'chart', waterfall: 'chart', table: 'table' };
   for (const [display, kind] of Object.entries(expected)) assert.equal(describe(display).kind, kind, display);
 });
 

@@ -3,7 +3,8 @@
 // aggregations, else the number columns), or — with two dimensions and one metric — one series per value of the
 // second dimension. Each series has its title, colour and display from `series_settings`.
 
-import { isDimensionColumn, isMetricColumn, isNumberColumn, isTemporalColumn, namedColumns } from '../columns.js';
+import type { DateTime } from 'luxon';
+import { isDimensionColumn, isMetricColumn, isNumberColumn, isTemporalColumn, namedColumns, unitOf } from '../columns.js';
 import { numberOf, type VizContext } from '../context.js';
 import { parseTemporal } from '../format/date.js';
 import { seriesColor, validColor } from '../palette.js';
@@ -80,27 +81,74 @@ function orderKey(ctx: VizContext, dimension: number, value: unknown): number | 
   return numberOf(value);
 }
 
+/** Date units whose buckets the axis lists in full, so missing periods show as gaps (or zeros, per `line.missing`). */
+const FILLED_UNITS = new Set(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
+const MAX_FILLED = 1000;
+
+interface XAxis {
+  values: unknown[];
+  /** Position of a row's x value on the axis (-1 if it has none). */
+  indexOf(value: unknown): number;
+}
+
+/** Every period from the first to the last bucket, matched to rows by wall-clock time in the report time zone. */
+function filledTimeAxis(ctx: VizContext, dimension: number, values: unknown[]): XAxis | null {
+  const unit = unitOf(ctx.cols[dimension]);
+  if (!unit || !FILLED_UNITS.has(unit)) return null;
+  const zone = ctx.options.timezone;
+  const parsed = values.map((v) => parseTemporal(v, zone)?.setZone(zone));
+  if (parsed.some((d) => !d || !d.isValid)) return null;
+  const times = parsed.map((d) => (d as DateTime).toMillis());
+  const first = parsed[times.indexOf(Math.min(...times))] as DateTime;
+  const last = Math.max(...times);
+  const wall = (d: DateTime) => d.toFormat("yyyy-MM-dd'T'HH:mm");
+  const axis: unknown[] = [];
+  const at = new Map<string, number>();
+  for (let d = first; d.toMillis() <= last; d = d.plus({ [`${unit}s`]: 1 })) {
+    if (axis.length >= MAX_FILLED) return null;
+    at.set(wall(d), axis.length);
+    axis.push(d.toISO());
+  }
+  if (!parsed.every((d) => at.has(wall(d as DateTime)))) return null;
+  return {
+    values: axis,
+    indexOf: (value) => {
+      const d = parseTemporal(value, zone)?.setZone(zone);
+      return d ? at.get(wall(d)) ?? -1 : -1;
+    },
+  };
+}
+
+function xAxisOf(ctx: VizContext, dimension: number): XAxis {
+  const index = new Map<string, number>();
+  const distinct: unknown[] = [];
+  for (const row of ctx.rows) {
+    const id = identity(row[dimension]);
+    if (!index.has(id)) {
+      index.set(id, distinct.length);
+      distinct.push(row[dimension]);
+    }
+  }
+  const temporal = isTemporalColumn(ctx.cols[dimension]);
+  if (temporal) {
+    const filled = filledTimeAxis(ctx, dimension, distinct);
+    if (filled) return filled;
+  }
+  let order = distinct.map((_, i) => i);
+  if (temporal || ctx.settings['graph.x_axis.scale'] === 'linear') {
+    const keys = distinct.map((v) => orderKey(ctx, dimension, v));
+    if (keys.every((k) => k !== null)) order = order.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
+  }
+  const position = new Map<number, number>(order.map((original, at) => [original, at]));
+  return { values: order.map((i) => distinct[i]), indexOf: (value) => position.get(index.get(identity(value)) ?? -1) ?? -1 };
+}
+
 export function cartesianData(ctx: VizContext, defaultDisplay: (index: number) => string): CartesianData | null {
   const axes = axesOf(ctx);
   if (!axes || ctx.rows.length === 0) return null;
   const [dimension, breakout = null] = axes.dimensions;
-  const xIndex = new Map<string, number>();
-  const xValues: unknown[] = [];
-  for (const row of ctx.rows) {
-    const id = identity(row[dimension]);
-    if (!xIndex.has(id)) {
-      xIndex.set(id, xValues.length);
-      xValues.push(row[dimension]);
-    }
-  }
-  const ordered = isTemporalColumn(ctx.cols[dimension]) || ctx.settings['graph.x_axis.scale'] === 'linear';
-  let order = xValues.map((_, i) => i);
-  if (ordered) {
-    const keys = xValues.map((v) => orderKey(ctx, dimension, v));
-    if (keys.every((k) => k !== null)) order = order.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
-  }
-  const position = new Map<number, number>(order.map((original, at) => [original, at]));
-  const sortedX = order.map((i) => xValues[i]);
+  const axis = xAxisOf(ctx, dimension);
+  const sortedX = axis.values;
   const format = ctx.format(dimension);
 
   const groups: Array<{ key: string; title: string; metric: number; match: (row: unknown[]) => boolean }> = [];
@@ -122,7 +170,8 @@ export function cartesianData(ctx: VizContext, defaultDisplay: (index: number) =
     const values: Array<number | null> = sortedX.map(() => null);
     for (const row of ctx.rows) {
       if (!group.match(row)) continue;
-      const at = position.get(xIndex.get(identity(row[dimension])) as number) as number;
+      const at = axis.indexOf(row[dimension]);
+      if (at < 0) continue;
       const n = numberOf(row[group.metric]);
       if (n !== null) values[at] = (values[at] ?? 0) + n;
     }

@@ -57,7 +57,25 @@ function labelMode(ctx: VizContext): boolean | undefined {
   return mode === 'compact' ? true : mode === 'full' ? false : undefined;
 }
 
-function buildSeries(ctx: VizContext, display: CartesianDisplay, data: CartesianData, stack: 'stacked' | 'normalized' | null, format: (v: number, compact?: boolean) => string): SeriesOption[] {
+/** Metabase's `graph.y_axis.auto_split`: a series whose values are 20× larger or smaller than the first's goes right. */
+const SPLIT_RATIO = 20;
+
+/** The series drawn against a right-hand axis: those set to it, else (auto split) those far out of the first's range. */
+function rightAxisSeries(ctx: VizContext, display: CartesianDisplay, data: CartesianData, stack: string | null): Set<Series> {
+  if (display === 'row') return new Set();
+  const explicit = data.series.filter((s) => s.settings.axis === 'right' || s.settings.axis === 'left');
+  if (explicit.length > 0) return new Set(explicit.filter((s) => s.settings.axis === 'right'));
+  if (ctx.settings['graph.y_axis.auto_split'] === false || stack || data.breakout !== null || data.series.length < 2) return new Set();
+  const extent = (s: Series) => Math.max(0, ...s.values.map((v) => Math.abs(v ?? 0)));
+  const first = extent(data.series[0]);
+  if (first === 0) return new Set();
+  return new Set(data.series.slice(1).filter((s) => {
+    const e = extent(s);
+    return e > 0 && Math.max(e / first, first / e) >= SPLIT_RATIO;
+  }));
+}
+
+function buildSeries(ctx: VizContext, display: CartesianDisplay, data: CartesianData, stack: 'stacked' | 'normalized' | null, format: (v: number, compact?: boolean) => string, right: Set<Series>): SeriesOption[] {
   const normalizedValues = stack === 'normalized' ? normalize(data) : null;
   const showValues = ctx.settings['graph.show_values'] === true;
   const compactLabels = labelMode(ctx);
@@ -68,7 +86,7 @@ function buildSeries(ctx: VizContext, display: CartesianDisplay, data: Cartesian
     const missing = missingMode(s);
     const plotted = missing === 'zero' ? values.map((v) => v ?? 0) : values;
     const stackName = stack && (kind === 'bar' || kind === 'area') ? `stack-${kind}` : undefined;
-    const yAxisIndex = !horizontal && s.settings.axis === 'right' ? 1 : 0;
+    const yAxisIndex = right.has(s) ? 1 : 0;
     const ownShowValues = typeof s.settings.show_series_values === 'boolean' ? s.settings.show_series_values && showValues : showValues;
     const label = {
       show: ownShowValues,
@@ -77,29 +95,14 @@ function buildSeries(ctx: VizContext, display: CartesianDisplay, data: Cartesian
       fontSize: FONT_SIZE,
       formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? format(p.value, compactLabels ?? true) : ''),
     };
-    if (kind === 'bar') {
-      return {
-        type: 'bar',
-        name: s.title,
-        data: plotted,
-        stack: stackName,
-        color: s.color,
-        yAxisIndex,
-        label,
-        barMaxWidth: 60,
-      };
-    }
+    const common = { name: s.title, data: plotted, stack: stackName, color: s.color, yAxisIndex, label };
+    if (kind === 'bar') return { type: 'bar', ...common, barMaxWidth: 60 };
     const interpolate = s.settings['line.interpolate'];
     const style = s.settings['line.style'];
     const markers = typeof s.settings['line.marker_enabled'] === 'boolean' ? (s.settings['line.marker_enabled'] as boolean) : data.xLabels.length <= 30;
     return {
       type: 'line',
-      name: s.title,
-      data: plotted,
-      stack: stackName,
-      color: s.color,
-      yAxisIndex,
-      label,
+      ...common,
       smooth: interpolate === 'cardinal',
       step: interpolate === 'step-after' ? 'end' : false,
       connectNulls: missing === 'interpolate',
@@ -139,7 +142,8 @@ export function describeCartesian(ctx: VizContext, display: CartesianDisplay): C
   const stack = stackType(ctx, display, data);
   const normalized = stack === 'normalized';
   const format = valueFormatter(ctx, data, normalized);
-  const series = buildSeries(ctx, display, data, stack, format);
+  const right = rightAxisSeries(ctx, display, data, stack);
+  const series = buildSeries(ctx, display, data, stack, format, right);
   const goal = goalLine(ctx, normalized);
   if (goal && series.length > 0) (series[0] as { markLine?: unknown }).markLine = goal;
   const horizontal = display === 'row';
@@ -147,7 +151,7 @@ export function describeCartesian(ctx: VizContext, display: CartesianDisplay): C
   const height = horizontal ? Math.max(Math.round(width * 0.6), 26 * data.xLabels.length + 90) : Math.round(width * 0.6);
   const legend = data.series.length > 1;
   const category = categoryAxis(ctx, data, horizontal);
-  const rightSeries = horizontal ? [] : data.series.filter((s) => s.settings.axis === 'right');
+  const rightSeries = data.series.filter((s) => right.has(s));
   const leftSeries = data.series.filter((s) => !rightSeries.includes(s));
   const leftFormat = normalized ? (v: number) => format(v) : tickFormatter(ctx, leftSeries[0]?.metric ?? data.series[0].metric, leftSeries.flatMap((s) => s.values));
   const values = valueAxis(ctx, { format: leftFormat, normalized, title: metricTitle(ctx, leftSeries) }, horizontal ? 'bottom' : 'left');
