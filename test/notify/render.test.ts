@@ -129,6 +129,14 @@ describe('fallbacks', () => {
     pngSize(await renderCardPng({ name: 'X', display: 'bar', visualization_settings: {} }, { cols: monthly.cols, rows: [] }, UTC));
   });
 
+  test('a card as stored (settings as JSON text, extra fields that cannot cross threads) still renders with its settings', async () => {
+    const stored = { id: 7, name: 'Stored', display: 'table', visualization_settings: JSON.stringify({ 'table.columns': [{ name: 'count', enabled: false }] }), onSave: () => 1 };
+    const { html } = await renderCardHtml(stored as never, monthly, { ...opts, callback: () => 2 } as never);
+    assert.match(html, /^<table /);
+    assert.doesNotMatch(html, />Count</);
+    assert.match(html, />Sum of Total</);
+  });
+
   test('malformed input never throws', async () => {
     const odd: Array<[unknown, unknown]> = [
       [{ display: 'line', visualization_settings: { 'graph.dimensions': 'nope', 'graph.metrics': [42], series_settings: 7 } }, monthly],

@@ -15,12 +15,33 @@ function renderPool(): RenderPool {
   return pool;
 }
 
-/** Only what rendering reads crosses to the worker (a full card or result carries much more). */
-function payload(card: RenderableCard, result: RenderableResult, options: RenderOptions | HtmlRenderOptions) {
+function settingsOf(card: RenderableCard): Record<string, unknown> {
+  const settings: unknown = card?.visualization_settings;
+  if (typeof settings === 'string') {
+    // A card row straight from the app DB keeps its settings as JSON text.
+    try {
+      const parsed: unknown = JSON.parse(settings);
+      return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return settings && typeof settings === 'object' ? (settings as Record<string, unknown>) : {};
+}
+
+/** Only what rendering reads crosses to the worker (a full card or result carries much more, not all cloneable). */
+function payload(card: RenderableCard, result: RenderableResult, options: RenderOptions & { imageMode?: string }) {
   return {
-    card: { name: String(card?.name ?? ''), display: card?.display, visualization_settings: card?.visualization_settings ?? {} },
-    result: { cols: result?.cols ?? [], rows: result?.rows ?? [] },
-    options,
+    card: { name: String(card?.name ?? ''), display: String(card?.display ?? 'table'), visualization_settings: settingsOf(card) },
+    result: { cols: Array.isArray(result?.cols) ? result.cols : [], rows: Array.isArray(result?.rows) ? result.rows : [] },
+    options: {
+      timezone: options?.timezone,
+      width: options?.width,
+      tableRowLimit: options?.tableRowLimit,
+      startOfWeek: options?.startOfWeek,
+      formatting: options?.formatting,
+      imageMode: options?.imageMode,
+    },
   };
 }
 
