@@ -71,6 +71,13 @@ test('a second dimension makes one series per value, titled and coloured by seri
   ]);
 });
 
+test('graph.series_order orders and hides breakout series; an ordinal x axis keeps only the periods present', () => {
+  const { option } = chart('bar', { 'graph.series_order': [{ key: 'Widget', enabled: true }, { key: 'Gadget', enabled: false }] }, byCategory);
+  assert.deepEqual(option.series.map((s: any) => s.name), ['Widget']);
+  const gappy = { ...monthly, rows: [[month(1), 1, 1], [month(4), 4, 4]] };
+  assert.deepEqual(chart('bar', { 'graph.x_axis.scale': 'ordinal' }, gappy).option.xAxis.data, ['Jan 2024', 'Apr 2024']);
+});
+
 test('stacking: stacked shares a stack; normalized plots shares of 100%', () => {
   const stacked = chart('bar', { 'stackable.stack_type': 'stacked' }, byCategory).option;
   assert.ok(stacked.series.every((s: any) => s.stack === stacked.series[0].stack && s.stack));

@@ -1,13 +1,15 @@
 // The series of a line/area/bar/combo/row chart: which column is the x axis (`graph.dimensions`, else the
 // breakouts, else the first date or category column), which are the series (`graph.metrics`, else the
 // aggregations, else the number columns), or — with two dimensions and one metric — one series per value of the
-// second dimension. Each series has its title, colour and display from `series_settings`.
+// second dimension (ordered and hidden by `graph.series_order`). Each series has its title, colour and display from
+// `series_settings`. Dates are in time order with missing periods filled, unless `graph.x_axis.scale` is ordinal.
 
 import type { DateTime } from 'luxon';
 import { isDimensionColumn, isMetricColumn, isNumberColumn, isTemporalColumn, namedColumns, unitOf } from '../columns.js';
 import { numberOf, type VizContext } from '../context.js';
 import { parseTemporal } from '../format/date.js';
 import { seriesColor, validColor } from '../palette.js';
+import { orderedByKey } from './ordering.js';
 
 export interface Series {
   /** The key of `series_settings` (a metric's column name, or a breakout value as text). */
@@ -130,7 +132,7 @@ function xAxisOf(ctx: VizContext, dimension: number): XAxis {
     }
   }
   const temporal = isTemporalColumn(ctx.cols[dimension]);
-  if (temporal) {
+  if (temporal && ctx.settings['graph.x_axis.scale'] !== 'ordinal') {
     const filled = filledTimeAxis(ctx, dimension, distinct);
     if (filled) return filled;
   }
@@ -166,7 +168,7 @@ export function cartesianData(ctx: VizContext, defaultDisplay: (index: number) =
     for (const metric of axes.metrics) groups.push({ key: ctx.cols[metric].name, title: ctx.title(metric), metric, match: () => true });
   }
 
-  const series: Series[] = groups.map((group, index) => {
+  const series: Series[] = orderedByKey(ctx.settings['graph.series_order'], groups).map((group, index) => {
     const values: Array<number | null> = sortedX.map(() => null);
     for (const row of ctx.rows) {
       if (!group.match(row)) continue;

@@ -10,6 +10,7 @@ import { formatNumber } from '../format/number.js';
 import { COLORS, seriesColor, shade } from '../palette.js';
 import type { ChartVisualization } from '../types.js';
 import { describeCartesian } from './cartesian.js';
+import { orderedByKey } from './ordering.js';
 
 interface Step {
   key: string;
@@ -41,23 +42,6 @@ function richText(text: string): string {
   return text.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')'));
 }
 
-/** `funnel.rows`: the steps' order and which are shown. */
-function arranged(ctx: VizContext, steps: Step[]): Step[] {
-  const listed = ctx.settings['funnel.rows'];
-  if (!Array.isArray(listed)) return steps;
-  const byKey = new Map(steps.map((s) => [s.key, s]));
-  const out: Step[] = [];
-  for (const entry of listed) {
-    if (!entry || typeof entry !== 'object') continue;
-    const key = (entry as Record<string, unknown>).key;
-    const step = typeof key === 'string' ? byKey.get(key) : undefined;
-    if (!step) continue;
-    byKey.delete(step.key);
-    if ((entry as Record<string, unknown>).enabled !== false) out.push(step);
-  }
-  return [...out, ...byKey.values()];
-}
-
 export function describeFunnel(ctx: VizContext): ChartVisualization | null {
   if (ctx.settings['funnel.type'] === 'bar') {
     const bar = describeCartesian(ctx, 'bar');
@@ -65,7 +49,7 @@ export function describeFunnel(ctx: VizContext): ChartVisualization | null {
   }
   const found = stepsFromRows(ctx) ?? stepsFromColumns(ctx);
   if (!found) return null;
-  const steps = arranged(ctx, found.steps);
+  const steps = orderedByKey(ctx.settings['funnel.rows'], found.steps);
   if (steps.length === 0 || steps[0].value <= 0) return null;
   const first = steps[0].value;
   const metricSettings = ctx.columnSettings(found.metric);
