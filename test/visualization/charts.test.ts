@@ -200,6 +200,14 @@ test('pie: largest first, small slices into Other, colours, total and percentage
   assert.equal(plain.series[0].label.formatter({ value: 60 }), '60.0%');
 });
 
+test('pie: a result of many slices names the fourteen largest and gathers the rest', () => {
+  const states = { cols: pieInput.cols, rows: Array.from({ length: 40 }, (_, i) => [`S${i}`, 100 + i]) };
+  const data = chart('pie', {}, states).option.series[0].data;
+  assert.equal(data.length, 15);
+  assert.equal(data[14].name, 'Other');
+  assert.equal(data.reduce((sum: number, d: any) => sum + d.value, 0), states.rows.reduce((sum, r) => sum + (r[1] as number), 0));
+});
+
 function trend(settings: Record<string, unknown> = {}, input = monthly): SmartScalarVisualization {
   const viz = describeVisualization({ display: 'smartscalar', settings, ...input }, OPTIONS);
   assert.equal(viz.kind, 'smartscalar');

@@ -1,8 +1,9 @@
 // Pie (a donut, as Metabase draws it): slices of `pie.metric` by `pie.dimension` (else the first category and the
 // first number), largest first unless `pie.sort_rows` is false, slices under `pie.slice_threshold` percent
-// (default 2.5) gathered into "Other", colours from `pie.colors`, the total in the middle (`pie.show_total`), a
-// legend (`pie.show_legend`) and percentages where `pie.percent_visibility` says (legend — the default —, inside,
-// both or off) with `pie.decimal_places`. Zero, negative and empty values have no slice.
+// (default 2.5) — and any beyond the fourteen largest — gathered into "Other", colours from `pie.colors`, the
+// total in the middle (`pie.show_total`), a legend (`pie.show_legend`) and percentages where
+// `pie.percent_visibility` says (legend — the default —, inside, both or off) with `pie.decimal_places`. Zero,
+// negative and empty values have no slice.
 
 import type { EChartsOption } from 'echarts';
 import { isDimensionColumn, isMetricColumn, isNumberColumn, namedColumns } from '../columns.js';
@@ -44,11 +45,16 @@ function slicesOf(ctx: VizContext, dimension: number, metric: number): Slice[] {
   return slices;
 }
 
+/** Most slices a picture names (its legend has room for about fifteen lines); the rest join "Other". */
+const MAX_SLICES = 14;
+
 function withOther(slices: Slice[], total: number, thresholdPercent: number): Slice[] {
-  const kept = slices.filter((s) => (s.value / total) * 100 >= thresholdPercent);
-  const small = slices.filter((s) => (s.value / total) * 100 < thresholdPercent);
-  if (small.length === 0) return slices;
-  return [...kept, { key: 'Other', name: 'Other', value: small.reduce((sum, s) => sum + s.value, 0), color: COLORS.other }];
+  const large = slices.filter((s) => (s.value / total) * 100 >= thresholdPercent);
+  const kept = [...large].sort((a, b) => b.value - a.value).slice(0, MAX_SLICES);
+  const keptSet = new Set(kept);
+  const rest = slices.filter((s) => !keptSet.has(s));
+  if (rest.length === 0) return slices;
+  return [...slices.filter((s) => keptSet.has(s)), { key: 'Other', name: 'Other', value: rest.reduce((sum, s) => sum + s.value, 0), color: COLORS.other }];
 }
 
 export function describePie(ctx: VizContext): ChartVisualization | null {
