@@ -5,7 +5,9 @@ import { bool, type Db } from '../appdb/portable.js';
 import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource, type Item, type ItemQuery } from '../collections/items.js';
 import { childrenLocation } from '../collections/locations.js';
-import { lastEditInfo } from '../revisions/revisions.js';
+import { deleteRevisions, lastEditInfo } from '../revisions/revisions.js';
+import { forgetItem } from '../activity/cleanup.js';
+import { dashboardQuestionIds } from './dashboard-questions.js';
 
 async function dashboardItems(query: ItemQuery): Promise<Item[]> {
   const { ctx, access } = query;
@@ -77,5 +79,18 @@ registerCollectable({
       .where('collection_id', 'in', collectionIds)
       .where('archived_directly', '=', false)
       .execute();
+  },
+  async deleteWithCollections(db, collectionIds) {
+    const dashboards = await db.selectFrom('report_dashboard').select('id').where('collection_id', 'in', collectionIds).execute();
+    for (const { id } of dashboards) {
+      const questions = await dashboardQuestionIds(db, id);
+      await db.deleteFrom('report_dashboard').where('id', '=', id).execute();
+      await deleteRevisions(db, 'Dashboard', id);
+      await forgetItem(db, ['dashboard'], id);
+      for (const cardId of questions) {
+        await deleteRevisions(db, 'Card', cardId);
+        await forgetItem(db, ['card', 'dataset', 'metric'], cardId);
+      }
+    }
   },
 });
