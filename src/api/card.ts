@@ -86,7 +86,11 @@ export function cardRoutes(r: Routes) {
 
   r.get(
     '/api/card/:id',
-    { params: { id: s.posInt() }, query: { ignore_view: s.maybe(s.bool()), context: s.maybe(s.enum(['collection'] as const)) } },
+    {
+      params: { id: s.posInt() },
+      // `dataset_query` is always MBQL 4 here (docs/COMPATIBILITY.md), which is what `legacy-mbql=true` asks for
+      query: { ignore_view: s.maybe(s.bool()), context: s.maybe(s.enum(['collection'] as const)), 'legacy-mbql': s.maybe(s.boolstr()) },
+    },
     ({ ctx, caller, params, query }) => getCard(ctx, caller, params.id, { ignoreView: query.ignore_view ?? false }),
   );
 

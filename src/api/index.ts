@@ -37,6 +37,10 @@ import { tableDataRoutes } from './table-data.js';
 import { uploadRoutes } from './upload.js';
 import { cardsRoutes } from './cards.js';
 import { databaseHealthRoutes } from './database-health.js';
+import { diagnosticsRoutes } from './diagnostics.js';
+import { geojsonRoutes } from './geojson.js';
+import { loginHistoryRoutes } from './login-history.js';
+import { userKeyValueRoutes } from './user-key-value.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -64,6 +68,10 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   uploadRoutes(r);
   cardsRoutes(r);
   databaseHealthRoutes(r);
+  diagnosticsRoutes(r);
+  geojsonRoutes(r);
+  loginHistoryRoutes(r);
+  userKeyValueRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);

@@ -1,0 +1,21 @@
+// Metabase 0.55 moved these out of /api/util; both names are served, since clients still call the old ones:
+//   GET  /api/bug-reporting/details        (/api/util/bug_report_details)   admins
+//   GET  /api/analytics/anonymous-stats    (/api/util/stats)                admins
+//   POST /api/eid-translation/translate    (/api/util/entity_id)            signed-in users
+
+import type { Routes } from '../http/route.js';
+import { s } from '../http/schema.js';
+import { anonymousStats, bugReportDetails } from '../diagnostics/report.js';
+import { translateEntityIds } from '../diagnostics/entity-ids.js';
+
+export function diagnosticsRoutes(r: Routes) {
+  for (const path of ['/api/bug-reporting/details', '/api/util/bug_report_details']) {
+    r.get(path, { auth: 'admin' }, ({ ctx }) => bugReportDetails(ctx));
+  }
+  for (const path of ['/api/analytics/anonymous-stats', '/api/util/stats']) {
+    r.get(path, { auth: 'admin' }, ({ ctx }) => anonymousStats(ctx));
+  }
+  for (const path of ['/api/eid-translation/translate', '/api/util/entity_id']) {
+    r.post(path, { body: { entity_ids: s.map() } }, ({ ctx, body }) => translateEntityIds(ctx, body.entity_ids));
+  }
+}
