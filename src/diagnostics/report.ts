@@ -5,6 +5,7 @@
 import os from 'node:os';
 import type { AppContext } from '../context.js';
 import { METABASE_COMPATIBLE_VERSION, QUARRY_VERSION } from '../version.js';
+import { databaseQueueStats } from '../query/run.js';
 
 export async function bugReportDetails(ctx: AppContext) {
   const engines = await ctx.db.selectFrom('metabase_database').select('engine').distinct().orderBy('engine').execute();
@@ -71,4 +72,27 @@ export async function anonymousStats(ctx: AppContext) {
       execution: { executions: { total: executions } },
     },
   };
+}
+
+/**
+ * Metabase's connection-pool figures, from each database's query queue (every query to a database takes one of its
+ * slots, one pooled connection each): busy = running queries, waiting = queued ones. Databases not queried since
+ * start have no queue yet and are not listed.
+ */
+export async function connectionPoolDetails(ctx: AppContext) {
+  const stats = databaseQueueStats(ctx);
+  const names = stats.length ? await ctx.db.selectFrom('metabase_database').select(['id', 'name']).where('id', 'in', stats.map((s) => s.databaseId)).execute() : [];
+  const pools: Record<string, unknown> = {};
+  for (const s of stats) {
+    const name = names.find((n) => n.id === s.databaseId)?.name ?? 'deleted';
+    pools[`${name} (${s.databaseId})`] = {
+      numConnections: s.running,
+      numIdleConnections: s.maxRunning - s.running,
+      numBusyConnections: s.running,
+      minPoolSize: 0,
+      maxPoolSize: s.maxRunning,
+      numThreadsAwaitingCheckoutDefaultUser: s.queued,
+    };
+  }
+  return { 'connection-pools': pools };
 }

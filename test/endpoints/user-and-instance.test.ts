@@ -101,6 +101,28 @@ forEachAppDb('login history, key-value store, maps, diagnostics', (server) => {
       assert.equal(stats.stats.database.databases.total, 1);
       assert.equal((await c.user.get(path)).status, 403);
     }
+    ok(await c.user.get(`/api/table/${tableOf(c.sample.metadata, 'PRODUCTS').id}/data`), 'a query, so the database has a queue');
+    for (const path of ['/api/bug-reporting/connection-pool-details', '/api/util/diagnostic_info/connection_pool_info']) {
+      const pools = ok(await c.admin.get(path), path)['connection-pools'];
+      const sample = pools[`Sample Database (${c.sample.id})`];
+      assert.ok(sample, JSON.stringify(pools));
+      assert.equal(sample.numBusyConnections, 0);
+      assert.ok(sample.maxPoolSize >= 1);
+      assert.equal((await c.user.get(path)).status, 403);
+    }
+  });
+
+  test('the newest log lines, for admins, under 0.55’s path and the old one', async () => {
+    server().ctx.log.fatal({ err: new Error('boom for the log test') }, 'a line for the log test');
+    for (const path of ['/api/logger/logs', '/api/util/logs']) {
+      const logs = ok(await c.admin.get(path), path);
+      const line = logs.find((l: any) => l.msg === 'a line for the log test');
+      assert.ok(line, JSON.stringify(logs.slice(0, 3)));
+      assert.equal(line.level, 'FATAL');
+      assert.match(line.exception[0], /boom for the log test/);
+      assert.deepEqual(Object.keys(line).sort(), ['exception', 'fqns', 'level', 'msg', 'process_uuid', 'timestamp']);
+      assert.equal((await c.user.get(path)).status, 403);
+    }
   });
 
   test('entity ids translate to ids under both paths; unknown ones say not-found', async () => {

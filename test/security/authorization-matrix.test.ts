@@ -265,6 +265,10 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/util/bug_report_details': {},
   'GET /api/analytics/anonymous-stats': {},
   'GET /api/util/stats': {},
+  'GET /api/logger/logs': {},
+  'GET /api/bug-reporting/connection-pool-details': {},
+  'GET /api/util/diagnostic_info/connection_pool_info': {},
+  'GET /api/util/logs': {},
   'POST /api/eid-translation/translate': invalid,
   'POST /api/util/entity_id': invalid,
   'GET /api/geojson': { admin: 400 }, // no url

@@ -31,7 +31,7 @@ export class FairQueue {
   ) {}
 
   get stats() {
-    return { running: this.running, queued: this.queued };
+    return { running: this.running, queued: this.queued, maxRunning: this.limits.maxRunning };
   }
 
   /** Waits for a slot; the returned function gives it back (call it exactly once). */
