@@ -10,7 +10,7 @@ import { newEntityId } from '../util/entity-id.js';
 import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { findCollection } from '../collections/store.js';
-import { pushRevision, deleteRevisions } from '../revisions/revisions.js';
+import { pushRevision } from '../revisions/revisions.js';
 import { recordView } from '../activity/views.js';
 import { deleteCardRows } from './delete.js';
 import { cardJson, cardsJson } from './json.js';

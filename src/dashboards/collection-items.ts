@@ -5,9 +5,8 @@ import { bool, type Db } from '../appdb/portable.js';
 import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource, type Item, type ItemQuery } from '../collections/items.js';
 import { childrenLocation } from '../collections/locations.js';
-import { deleteRevisions, lastEditInfo } from '../revisions/revisions.js';
-import { forgetItem } from '../activity/cleanup.js';
-import { dashboardQuestionIds } from './dashboard-questions.js';
+import { lastEditInfo } from '../revisions/revisions.js';
+import { deleteDashboardRows } from './delete.js';
 
 async function dashboardItems(query: ItemQuery): Promise<Item[]> {
   const { ctx, access } = query;
@@ -82,15 +81,6 @@ registerCollectable({
   },
   async deleteWithCollections(db, collectionIds) {
     const dashboards = await db.selectFrom('report_dashboard').select('id').where('collection_id', 'in', collectionIds).execute();
-    for (const { id } of dashboards) {
-      const questions = await dashboardQuestionIds(db, id);
-      await db.deleteFrom('report_dashboard').where('id', '=', id).execute();
-      await deleteRevisions(db, 'Dashboard', id);
-      await forgetItem(db, ['dashboard'], id);
-      for (const cardId of questions) {
-        await deleteRevisions(db, 'Card', cardId);
-        await forgetItem(db, ['card', 'dataset', 'metric'], cardId);
-      }
-    }
+    for (const { id } of dashboards) await deleteDashboardRows(db, id);
   },
 });

@@ -1,16 +1,11 @@
 // Column and table names of an upload: a CSV header becomes a lower-case ASCII name (`Unit Price` → `unit_price`);
 // twins get a counter. Shared by new uploads and by appending to or replacing an uploaded table.
 
-export const MAX_NAME_LENGTH = 60;
+import { slugify } from '../util/slug.js';
 
-export function slug(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
+export { slugify as slug };
+
+export const MAX_NAME_LENGTH = 60;
 
 export function uniqueNames(names: string[], separator: string): string[] {
   const seen = new Map<string, number>();
@@ -23,5 +18,5 @@ export function uniqueNames(names: string[], separator: string): string[] {
 
 /** The column name of each header cell. */
 export function columnNamesOf(header: string[]): string[] {
-  return uniqueNames(header.map((h) => (h.trim() ? slug(h).slice(0, MAX_NAME_LENGTH) || 'unnamed_column' : 'unnamed_column')), '_');
+  return uniqueNames(header.map((h) => (h.trim() ? slugify(h).slice(0, MAX_NAME_LENGTH) || 'unnamed_column' : 'unnamed_column')), '_');
 }

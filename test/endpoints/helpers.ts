@@ -43,9 +43,10 @@ export async function callers(t: TestServer): Promise<Callers> {
 }
 
 /** POSTs a CSV file as the multipart field `file`. */
-export async function postCsv(client: Client, path: string, filename: string, content: string) {
+export async function postCsv(client: Client, path: string, filename: string, content: string | Buffer, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.append('file', new Blob([content], { type: 'text/csv' }), filename);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await fetch(client.url(path), { method: 'POST', headers: client.session ? { 'X-Metabase-Session': client.session } : {}, body: form });
   const text = await response.text();
   let body: any = text;
