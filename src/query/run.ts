@@ -55,7 +55,7 @@ function queueOf(ctx: AppContext, databaseId: number, name: string, engineConcur
 
 /** Each database's queue right now (GET /api/bug-reporting/connection-pool-details): running, waiting, slots. */
 export function databaseQueueStats(ctx: AppContext): Array<{ databaseId: number; running: number; queued: number; maxRunning: number }> {
-  return [...(queues.get(ctx) ?? new Map<number, FairQueue>()).entries()].map(([databaseId, q]) => ({ databaseId, ...q.stats }));
+  return [...(queues.get(ctx) ?? new Map<number, FairQueue>()).entries()].map(([databaseId, q]) => ({ databaseId, ...q.stats, maxRunning: q.maxRunning }));
 }
 
 /**

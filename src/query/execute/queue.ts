@@ -31,7 +31,12 @@ export class FairQueue {
   ) {}
 
   get stats() {
-    return { running: this.running, queued: this.queued, maxRunning: this.limits.maxRunning };
+    return { running: this.running, queued: this.queued };
+  }
+
+  /** How many may run at once. */
+  get maxRunning(): number {
+    return this.limits.maxRunning;
   }
 
   /** Waits for a slot; the returned function gives it back (call it exactly once). */
