@@ -17,6 +17,7 @@ import { routes } from './http/route.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
 
+import { captureLog } from './diagnostics/log-buffer.js';
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 export interface Server {
@@ -27,7 +28,8 @@ export interface Server {
 
 export async function createServer(config: Config): Promise<Server> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // every line is also kept for GET /api/logger/logs (src/diagnostics/log-buffer.ts)
+    logger: { level: config.logLevel, hooks: { logMethod: captureLog } },
     // JSON bodies (dashboards with their cards, query definitions) stay far below this; file uploads are multipart,
     // with their own limit (src/uploads MAX_UPLOAD_BYTES).
     bodyLimit: BODY_LIMIT_BYTES,

@@ -4,7 +4,7 @@ import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { ApiError } from '../http/errors.js';
 import { exportCard, runCard, runCardPivot } from '../cards/run.js';
-import { cardParameterValues } from '../cards/parameter-values.js';
+import { cardParameterRemapping, cardParameterValues } from '../cards/parameter-values.js';
 import { cardQueryMetadata } from '../cards/query-metadata.js';
 import type { ExportFormat } from '../query/index.js';
 import '../cards/query-sources.js';
@@ -74,6 +74,12 @@ export function cardQueryRoutes(r: Routes) {
     '/api/card/:card-id/params/:param-key/search/:query',
     { params: { 'card-id': s.posInt(), 'param-key': s.nbstr(), query: s.nbstr() } },
     ({ ctx, caller, params }) => cardParameterValues(ctx, caller, params['card-id'], params['param-key'], params.query),
+  );
+
+  r.get(
+    '/api/card/:card-id/params/:param-key/remapping',
+    { params: { 'card-id': s.posInt(), 'param-key': s.nbstr() }, query: { value: s.nbstr() } },
+    ({ ctx, caller, params, query }) => cardParameterRemapping(ctx, caller, params['card-id'], params['param-key'], query.value),
   );
 
   r.get('/api/card/:id/query_metadata', { params: { id: s.posInt() } }, async ({ ctx, caller, params }) =>

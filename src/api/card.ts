@@ -1,7 +1,7 @@
 // /api/card (spec §4.5): saved questions, models and metrics — CRUD, listing, copy and move, their dashboards,
 // timelines and series, and running them (results, exports, parameter values, metadata).
 
-import { Respond, type Routes } from '../http/route.js';
+import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import {
   copyCard,
@@ -23,8 +23,6 @@ import '../cards/current-user.js';
 import '../dashboards/collection-items.js';
 import { cardQueryRoutes } from './card-query.js';
 import { datestr } from './timeline-event.js';
-import { readUpload } from '../uploads/multipart.js';
-import { uploadCsv } from '../uploads/uploads.js';
 import { pagingQuery, paging } from '../http/paging.js';
 
 const isMap = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -82,19 +80,17 @@ export function cardRoutes(r: Routes) {
       createCard(ctx, caller, { ...body, collection_id: bodyKeys.has('collection_id') ? body.collection_id : undefined }),
   );
 
-  r.post('/api/card/from-csv', {}, async ({ ctx, caller, request }) => {
-    const upload = await readUpload(request);
-    const result = await uploadCsv(ctx, caller, upload);
-    return new Respond(200, result.modelId, { 'metabase-table-id': String(result.tableId) });
-  });
-
   r.post('/api/card/collections', { body: { card_ids: s.array(s.posInt()), collection_id: s.maybe(s.posInt()) } }, ({ ctx, caller, body }) =>
     moveCards(ctx, caller, body.card_ids, body.collection_id),
   );
 
   r.get(
     '/api/card/:id',
-    { params: { id: s.posInt() }, query: { ignore_view: s.maybe(s.bool()), context: s.maybe(s.enum(['collection'] as const)) } },
+    {
+      params: { id: s.posInt() },
+      // `dataset_query` is always MBQL 4 here (docs/COMPATIBILITY.md), which is what `legacy-mbql=true` asks for
+      query: { ignore_view: s.maybe(s.bool()), context: s.maybe(s.enum(['collection'] as const)), 'legacy-mbql': s.maybe(s.boolstr()) },
+    },
     ({ ctx, caller, params, query }) => getCard(ctx, caller, params.id, { ignoreView: query.ignore_view ?? false }),
   );
 

@@ -16,6 +16,7 @@ import { collectionItemsFor, rootItemsFor, type ItemsOptions, type PinnedState, 
 import { collectionTree } from '../collections/tree.js';
 import { collectionGraph, latestRevision, updateCollectionGraph } from '../permissions/collection-graph.js';
 import { collectionTimelines } from '../timelines/timelines.js';
+import { deleteArchivedCollection } from '../collections/delete.js';
 
 
 const ITEM_MODELS = ['dashboard', 'dataset', 'no_models', 'timeline', 'snippet', 'collection', 'pulse', 'metric', 'card'] as const;
@@ -169,4 +170,8 @@ export function collectionRoutes(r: Routes) {
     },
     ({ ctx, caller, params, body, bodyKeys }) => updateCollection(ctx, caller, params.id, { ...body, present: bodyKeys }),
   );
+
+  r.delete('/api/collection/:id', { auth: 'admin', params: { id: s.posInt() } }, async ({ ctx, params }) => {
+    await deleteArchivedCollection(ctx, params.id);
+  });
 }

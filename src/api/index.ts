@@ -33,6 +33,14 @@ import { embedRoutes } from './embed.js';
 import { previewEmbedRoutes } from './preview-embed.js';
 import { actionRoutes } from './action.js';
 import { segmentRoutes } from './segment.js';
+import { tableDataRoutes } from './table-data.js';
+import { uploadRoutes } from './upload.js';
+import { cardsRoutes } from './cards.js';
+import { databaseHealthRoutes } from './database-health.js';
+import { diagnosticsRoutes } from './diagnostics.js';
+import { geojsonRoutes } from './geojson.js';
+import { loginHistoryRoutes } from './login-history.js';
+import { userKeyValueRoutes } from './user-key-value.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -51,11 +59,19 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   activityRoutes(r);
   searchRoutes(r);
   bookmarkRoutes(r);
-  // CSV uploads (POST /api/card/from-csv) arrive as multipart/form-data.
+  // CSV uploads (POST /api/upload/csv, /api/table/:id/append-csv…) arrive as multipart/form-data.
   await _app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 5 } });
   databaseRoutes(r);
   fieldRoutes(r);
   tableRoutes(r);
+  tableDataRoutes(r);
+  uploadRoutes(r);
+  cardsRoutes(r);
+  databaseHealthRoutes(r);
+  diagnosticsRoutes(r);
+  geojsonRoutes(r);
+  loginHistoryRoutes(r);
+  userKeyValueRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);

@@ -10,9 +10,9 @@ import { newEntityId } from '../util/entity-id.js';
 import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { findCollection } from '../collections/store.js';
-import { pushRevision, deleteRevisions } from '../revisions/revisions.js';
+import { pushRevision } from '../revisions/revisions.js';
 import { recordView } from '../activity/views.js';
-import { forgetItem } from '../activity/cleanup.js';
+import { deleteCardRows } from './delete.js';
 import { cardJson, cardsJson } from './json.js';
 import { checkCanQuery } from './data-access.js';
 import { cardReferences, checkedLegacyQuery, checkTypeRules, legacyQuery, queryInfo, usesClause, SAVED_QUESTIONS_DB_ID } from './query-info.js';
@@ -371,13 +371,7 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
 export async function deleteCard(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   const access = await collectionAccess(ctx, caller);
   await writableCard(ctx, access, id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('report_dashboardcard').where('card_id', '=', id).execute();
-    await trx.updateTable('report_card').set({ source_card_id: null }).where('source_card_id', '=', id).execute();
-    await trx.deleteFrom('report_card').where('id', '=', id).execute();
-    await deleteRevisions(trx, 'Card', id);
-    await forgetItem(trx, ['card', 'dataset', 'metric'], id);
-  });
+  await ctx.db.transaction().execute((trx) => deleteCardRows(trx, [id]));
 }
 
 export type CardFilter = 'archived' | 'table' | 'using_model' | 'bookmarked' | 'using_segment' | 'all' | 'mine' | 'using_metric' | 'database';
@@ -438,26 +432,40 @@ export async function copyCard(ctx: AppContext, caller: Caller, id: number) {
 }
 
 /** POST /api/card/collections: moves many cards at once (null: to the root). */
-export async function moveCards(ctx: AppContext, caller: Caller, cardIds: number[], collectionId: number | null) {
+/**
+ * Moves cards into one collection, or into one dashboard (as its dashboard questions): every card is checked first
+ * (it exists, the caller may write where it is and where it goes, it may live there), then all move in one
+ * transaction — all or nothing.
+ */
+export async function moveCards(ctx: AppContext, caller: Caller, cardIds: number[], collectionId: number | null, dashboardId: number | null = null) {
   const access = await collectionAccess(ctx, caller);
-  await placement(ctx, access, collectionId, null, 'question');
   const cards = await cardsByIds(ctx.db, cardIds);
   for (const id of cardIds) {
     const card = cards.get(id);
     if (!card) throw notFound();
     access.checkWrite(card.collection_id);
   }
+  const targets = new Map<string, { collectionId: number | null; dashboardId: number | null }>();
+  for (const type of new Set([...cards.values()].map((c) => c.type as string))) {
+    targets.set(type, await placement(ctx, access, collectionId, dashboardId, type));
+  }
+  if (!targets.size) await placement(ctx, access, collectionId, dashboardId, 'question');
   await ctx.db.transaction().execute(async (trx) => {
     for (const id of new Set(cardIds)) {
       const card = cards.get(id)!;
-      if (card.collection_id === collectionId && card.dashboard_id === null) continue;
+      const where = targets.get(card.type as string)!;
+      if (card.collection_id === where.collectionId && card.dashboard_id === where.dashboardId) continue;
       await trx
         .updateTable('report_card')
-        .set({ collection_id: collectionId, dashboard_id: null, collection_position: null, updated_at: nowIso() })
+        .set({ collection_id: where.collectionId, dashboard_id: where.dashboardId, collection_position: null, updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
       if (card.dashboard_id !== null) {
         await trx.deleteFrom('report_dashboardcard').where('card_id', '=', id).where('dashboard_id', '=', card.dashboard_id).execute();
+      }
+      if (where.dashboardId !== null) {
+        const already = await trx.selectFrom('report_dashboardcard').select('id').where('card_id', '=', id).where('dashboard_id', '=', where.dashboardId).executeTakeFirst();
+        if (!already) await addToDashboard(ctx, trx, id, where.dashboardId, null);
       }
       const row = await requireCard(ctx, id, trx);
       await pushRevision(ctx, trx, { model: 'Card', modelId: id, userId: caller.user.id, object: serializeCard(row) });

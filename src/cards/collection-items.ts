@@ -8,6 +8,7 @@ import { lastEditInfo } from '../revisions/revisions.js';
 import { cardsJson } from './json.js';
 import { fullyParameterized } from './query-info.js';
 import { itemModelOf } from './store.js';
+import { deleteCardRows } from './delete.js';
 
 const TYPE_OF: Record<string, string> = { card: 'question', dataset: 'model', metric: 'metric' };
 
@@ -92,5 +93,9 @@ registerCollectable({
       .where('collection_id', 'in', collectionIds)
       .where('archived_directly', '=', false)
       .execute();
+  },
+  async deleteWithCollections(db, collectionIds) {
+    const cards = await db.selectFrom('report_card').select('id').where('collection_id', 'in', collectionIds).execute();
+    await deleteCardRows(db, cards.map((c) => c.id));
   },
 });

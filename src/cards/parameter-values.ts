@@ -4,12 +4,14 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, forbidden } from '../http/errors.js';
 import { collectionAccess } from '../permissions/collections.js';
+import { dataAccess } from '../permissions/data-access.js';
 import { parameterValues } from '../query/parameter-values.js';
 import { readableCard } from './cards.js';
 import { templateTags } from './query-info.js';
 import { datasetQueryOf, parametersOf, type CardRow } from './store.js';
+import { displayValueOf } from '../databases/field-metadata.js';
 
 type Obj = Record<string, unknown>;
 
@@ -66,4 +68,35 @@ export async function cardParameterValues(ctx: AppContext, caller: Caller, id: n
   const access = await collectionAccess(ctx, caller);
   const card = await readableCard(ctx, access, id);
   return parameterValuesOfCard(ctx, caller, card, key, search);
+}
+
+/**
+ * GET /api/card/:id/params/:key/remapping?value=: the display value of one value of a card's parameter — its label
+ * in a static list of `[value, label]` pairs, or the remapping of the field it filters — as `[value, label]`, or
+ * `[value]` when it has none. Visible to whoever may read the card, like the parameter's values.
+ */
+export async function cardParameterRemapping(ctx: AppContext, caller: Caller, id: number, key: string, value: string): Promise<unknown[]> {
+  const access = await collectionAccess(ctx, caller);
+  const card = await readableCard(ctx, access, id);
+  const parameter = cardParameters(card).find((p) => String(p.id) === key);
+  if (!parameter) throw badRequest(`Card does not have a parameter with the ID ${JSON.stringify(key)}`);
+  if (parameter.values_source_type === 'static-list') {
+    const config = (parameter.values_source_config ?? {}) as Obj;
+    const entries = Array.isArray(config.values) ? config.values : [];
+    for (const entry of entries) {
+      const pair = Array.isArray(entry) ? entry : [entry];
+      if (String(pair[0]) === value) return pair.length > 1 ? [pair[0], pair[1]] : [pair[0]];
+    }
+    return [value];
+  }
+  const fieldId = fieldIdOf(card, parameter);
+  if (fieldId === null) return [value];
+  const table = await ctx.db
+    .selectFrom('metabase_field')
+    .innerJoin('metabase_table', 'metabase_table.id', 'metabase_field.table_id')
+    .select(['metabase_table.id as id', 'metabase_table.db_id as db_id', 'metabase_table.schema as schema'])
+    .where('metabase_field.id', '=', fieldId)
+    .executeTakeFirst();
+  if (table && (await dataAccess(ctx, caller)).isBlocked(table)) throw forbidden();
+  return displayValueOf(ctx, fieldId, value, { allowSensitive: caller.isSuperuser });
 }

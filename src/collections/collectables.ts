@@ -11,6 +11,8 @@ export interface Collectable {
    * (things with `archived_directly` keep their state).
    */
   setArchivedWithCollections(db: Db, collectionIds: number[], archived: boolean): Promise<void>;
+  /** Delete for good whatever lives in `collectionIds` (a trashed collection deleted permanently). */
+  deleteWithCollections?(db: Db, collectionIds: number[]): Promise<void>;
 }
 
 const collectables: Collectable[] = [];
@@ -22,4 +24,9 @@ export function registerCollectable(collectable: Collectable): void {
 export async function archiveContents(db: Db, collectionIds: number[], archived: boolean): Promise<void> {
   if (collectionIds.length === 0) return;
   for (const collectable of collectables) await collectable.setArchivedWithCollections(db, collectionIds, archived);
+}
+
+export async function deleteContents(db: Db, collectionIds: number[]): Promise<void> {
+  if (collectionIds.length === 0) return;
+  for (const collectable of collectables) await collectable.deleteWithCollections?.(db, collectionIds);
 }

@@ -6,6 +6,7 @@ import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource, type Item, type ItemQuery } from '../collections/items.js';
 import { childrenLocation } from '../collections/locations.js';
 import { lastEditInfo } from '../revisions/revisions.js';
+import { deleteDashboardRows } from './delete.js';
 
 async function dashboardItems(query: ItemQuery): Promise<Item[]> {
   const { ctx, access } = query;
@@ -77,5 +78,9 @@ registerCollectable({
       .where('collection_id', 'in', collectionIds)
       .where('archived_directly', '=', false)
       .execute();
+  },
+  async deleteWithCollections(db, collectionIds) {
+    const dashboards = await db.selectFrom('report_dashboard').select('id').where('collection_id', 'in', collectionIds).execute();
+    for (const { id } of dashboards) await deleteDashboardRows(db, id);
   },
 });

@@ -8,15 +8,15 @@ import { bool, insertReturningId, nowIso, toJson, type Db } from '../appdb/porta
 import { newEntityId } from '../util/entity-id.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { findCollection } from '../collections/store.js';
-import { deleteRevisions, pushRevision } from '../revisions/revisions.js';
+import { pushRevision } from '../revisions/revisions.js';
 import { recordView } from '../activity/views.js';
-import { forgetItem } from '../activity/cleanup.js';
 import { dashboardJson, dashboardListJson, dashcardContext, dashcardJson, sortDashcards, tabJson } from './json.js';
 import { dashcardsOf, requireDashboard, tabsOf, type DashboardRow } from './store.js';
 import { applyLayout, checkLayoutEdits, type DashcardInput, type LayoutInput, type TabInput } from './layout.js';
 import { serializeDashboard } from './dashboard-revisions.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
-import { dashboardQuestionIds, followDashboard } from './dashboard-questions.js';
+import { followDashboard } from './dashboard-questions.js';
+import { deleteDashboardRows } from './delete.js';
 import { shiftCollectionPositions } from '../collections/positions.js';
 
 type Obj = Record<string, unknown>;
@@ -247,16 +247,7 @@ export async function updateDashcards(ctx: AppContext, caller: Caller, id: numbe
 export async function deleteDashboard(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   const access = await collectionAccess(ctx, caller);
   await writableDashboard(ctx, access, id);
-  const questions = await dashboardQuestionIds(ctx.db, id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('report_dashboard').where('id', '=', id).execute();
-    await deleteRevisions(trx, 'Dashboard', id);
-    await forgetItem(trx, ['dashboard'], id);
-    for (const cardId of questions) {
-      await deleteRevisions(trx, 'Card', cardId);
-      await forgetItem(trx, ['card', 'dataset', 'metric'], cardId);
-    }
-  });
+  await ctx.db.transaction().execute((trx) => deleteDashboardRows(trx, id));
 }
 
 export type DashboardFilter = 'all' | 'mine' | 'archived';

@@ -286,3 +286,35 @@ export async function remappedValue(ctx: AppContext, id: number, remappedId: num
   }
   return rows.length ? [typed, rows[0][0]] : null;
 }
+
+/**
+ * The display value of one value of a field, as a filter widget shows it: `[value, display]` through the field's
+ * remapping — another field (an FK's remapping, or the name field of the table its key identifies) or the custom
+ * labels of its values — and `[value]` when nothing remaps it or no row matches.
+ */
+export async function displayValueOf(ctx: AppContext, id: number, value: string, options: { allowSensitive?: boolean } = {}): Promise<unknown[]> {
+  const asked = await fieldOr404(ctx, id);
+  const key = await followFk(ctx, asked);
+  const typed = typedValue(key, value);
+  const dimension = await ctx.db.selectFrom('dimension').select(['type', 'human_readable_field_id']).where('field_id', '=', id).executeTakeFirst();
+  if (dimension?.type === 'internal') {
+    const stored = (await loadFieldValues(ctx, [id])).get(id);
+    const index = stored?.values.findIndex((v) => String(v) === value) ?? -1;
+    const label = index >= 0 ? stored?.humanReadable?.[index] : undefined;
+    return label === undefined || label === null ? [typed] : [stored!.values[index], label];
+  }
+  let remappedId = dimension?.type === 'external' ? dimension.human_readable_field_id : null;
+  if (remappedId === null && (asked.semantic_type === 'type/FK' || asked.semantic_type === 'type/PK')) {
+    const name = await ctx.db
+      .selectFrom('metabase_field')
+      .select('id')
+      .where('table_id', '=', key.table_id)
+      .where('semantic_type', 'in', ['type/Name', 'type/Title'])
+      .where('active', '=', true)
+      .orderBy('position')
+      .executeTakeFirst();
+    remappedId = name?.id ?? null;
+  }
+  if (remappedId === null) return [typed];
+  return (await remappedValue(ctx, id, remappedId, value, options)) ?? [typed];
+}

@@ -53,6 +53,11 @@ function queueOf(ctx: AppContext, databaseId: number, name: string, engineConcur
   return q;
 }
 
+/** Each database's queue right now (GET /api/bug-reporting/connection-pool-details): running, waiting, slots. */
+export function databaseQueueStats(ctx: AppContext): Array<{ databaseId: number; running: number; queued: number; maxRunning: number }> {
+  return [...(queues.get(ctx) ?? new Map<number, FairQueue>()).entries()].map(([databaseId, q]) => ({ databaseId, ...q.stats, maxRunning: q.maxRunning }));
+}
+
 /**
  * Waits for a slot on the database's queue — the one every query to it goes through — and returns the function that
  * frees it. For other statements on the database (actions' writes), so they can't starve its pool either.

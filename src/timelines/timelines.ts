@@ -189,6 +189,9 @@ registerCollectable({
   async setArchivedWithCollections(db, collectionIds, archived) {
     await db.updateTable('timeline').set({ archived }).where('collection_id', 'in', collectionIds).execute();
   },
+  async deleteWithCollections(db, collectionIds) {
+    await db.deleteFrom('timeline').where('collection_id', 'in', collectionIds).execute();
+  },
 });
 
 registerItemSource({

@@ -115,6 +115,35 @@ function bindable(engine: string, type: UploadType, value: string | number | boo
 
 const MAX_PARAMS = 10_000;
 
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Batched INSERTs of `rows`, numbering `_mb_row_id` from `firstId`. */
+export function insertStatements(
+  driver: Driver,
+  name: string,
+  columns: UploadColumn[],
+  rows: Array<Array<string | number | boolean | null>>,
+  firstId = 1,
+): Statement[] {
+  const width = columns.length + 1;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / width));
+  const names = [AUTO_PK_COLUMN, ...columns.map((c) => c.name)].map((n) => driver.quoteIdentifier(n)).join(', ');
+  const statements: Statement[] = [];
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const batch = rows.slice(start, start + perStatement);
+    const params: unknown[] = [];
+    const tuples = batch.map((row, r) => {
+      params.push(firstId + start + r, ...row.map((v, i) => bindable(driver.engine, columns[i].type, v)));
+      return `(${Array.from({ length: width }, (_, c) => driver.placeholder(r * width + c + 1)).join(', ')})`;
+    });
+    statements.push({ sql: `INSERT INTO ${name} (${names}) VALUES ${tuples.join(', ')}`, params });
+  }
+  return statements;
+}
+
 export async function insertRows(
   driver: Driver,
   connection: DriverConnection,
@@ -122,19 +151,20 @@ export async function insertRows(
   columns: UploadColumn[],
   rows: Array<Array<string | number | boolean | null>>,
 ): Promise<void> {
-  const width = columns.length + 1;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / width));
-  const names = [AUTO_PK_COLUMN, ...columns.map((c) => c.name)].map((n) => driver.quoteIdentifier(n)).join(', ');
-  const statements: Array<{ sql: string; params: unknown[] }> = [];
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const batch = rows.slice(start, start + perStatement);
-    const params: unknown[] = [];
-    const tuples = batch.map((row, r) => {
-      params.push(start + r + 1, ...row.map((v, i) => bindable(driver.engine, columns[i].type, v)));
-      return `(${Array.from({ length: width }, (_, c) => driver.placeholder(r * width + c + 1)).join(', ')})`;
-    });
-    statements.push({ sql: `INSERT INTO ${name} (${names}) VALUES ${tuples.join(', ')}`, params });
-  }
+  await write(driver, connection, insertStatements(driver, name, columns, rows));
+}
+
+/** ALTER TABLE … ADD COLUMN for a column a later CSV brings. */
+export function addColumnStatement(driver: Driver, name: string, column: UploadColumn): Statement {
+  return { sql: `ALTER TABLE ${name} ADD COLUMN ${driver.quoteIdentifier(column.name)} ${TYPES[driver.engine][column.type]}`, params: [] };
+}
+
+export function deleteAllStatement(name: string): Statement {
+  return { sql: `DELETE FROM ${name}`, params: [] };
+}
+
+/** Runs statements that change the table (in one transaction on engines whose writes have one). */
+export async function writeStatements(driver: Driver, connection: DriverConnection, statements: Statement[]): Promise<void> {
   await write(driver, connection, statements);
 }
 

@@ -17,27 +17,9 @@ import { columnTypes, parseValue } from './types.js';
 import { AUTO_PK_COLUMN, createTable, dropTable, insertRows, isAlreadyExists, qualifiedName, supportsUploads, type UploadColumn } from './ddl.js';
 import { uploadsTarget } from './settings.js';
 import { fitText, NAME_MAX } from '../util/fit.js';
+import { columnNamesOf, MAX_NAME_LENGTH, slug, uniqueNames } from './names.js';
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-const MAX_NAME_LENGTH = 60;
-
-function slug(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
-
-function uniqueNames(names: string[], separator: string): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const count = (seen.get(name.toLowerCase()) ?? 0) + 1;
-    seen.set(name.toLowerCase(), count);
-    return count === 1 ? name : `${name}${separator}${count}`;
-  });
-}
 
 function timestampSuffix(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -73,7 +55,7 @@ export async function uploadCsv(ctx: AppContext, caller: Caller, input: UploadIn
   const header = keep.map(({ h }) => h);
   const rows = csv.rows.map((row) => keep.map(({ i }) => row[i] ?? ''));
   const types = columnTypes(header.length, rows);
-  const columnNames = uniqueNames(header.map((h) => (h.trim() ? slug(h).slice(0, 60) || 'unnamed_column' : 'unnamed_column')), '_');
+  const columnNames = columnNamesOf(header);
   // display names are varchar(254) columns: a long header is cut, leaving room for the " 2" that tells cut twins apart
   const displayNames = uniqueNames(header.map((h) => (h.trim() ? fitText(humanize(h.trim()), NAME_MAX - 10) : 'Unnamed column')), ' ');
   const columns: UploadColumn[] = columnNames.map((name, i) => ({ name, type: types[i] }));

@@ -62,6 +62,18 @@ export interface LoginHistoryTable {
   ip_address: string | null;
 }
 
+export interface UserKeyValueTable {
+  id: Generated<number>;
+  user_id: number;
+  namespace: string;
+  key: string;
+  /** JSON text */
+  value: string;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ApiKeyTable {
   id: Generated<number>;
   user_id: number;
@@ -83,4 +95,5 @@ export interface UserTables {
   login_throttle: LoginThrottleTable;
   login_history: LoginHistoryTable;
   api_key: ApiKeyTable;
+  user_key_value: UserKeyValueTable;
 }

@@ -250,11 +250,39 @@ const EXPECTED: Record<string, Expectation> = {
   'PUT /api/user/:id/reactivate': { admin: 400 }, // already active
   'GET /api/user/current': signedIn,
   'GET /api/user/recipients': signedIn,
+  // endpoints of newer Metabase versions (test/endpoints)
+  'GET /api/database/:id/healthcheck': dataRead,
+  'GET /api/table/:id/data': dataRead,
+  'GET /api/table/card__:id/fks': signedIn, // always []
+  'POST /api/table/:id/append-csv': invalid, // no file
+  'POST /api/table/:id/replace-csv': invalid,
+  'POST /api/upload/csv': invalid,
+  'POST /api/cards/move': { body: (fx) => ({ card_ids: [fx.cardId], collection_id: fx.collectionId }) },
+  'POST /api/cards/dashboards': { body: (fx) => ({ card_ids: [fx.cardId] }) },
+  'GET /api/card/:id/params/:param-key/remapping': { query: () => ({ value: 'Gizmo' }) },
+  'DELETE /api/collection/:id': { admin: 400 }, // not in the Trash
+  'GET /api/bug-reporting/details': {},
+  'GET /api/util/bug_report_details': {},
+  'GET /api/analytics/anonymous-stats': {},
+  'GET /api/util/stats': {},
+  'GET /api/logger/logs': {},
+  'GET /api/bug-reporting/connection-pool-details': {},
+  'GET /api/util/diagnostic_info/connection_pool_info': {},
+  'GET /api/util/logs': {},
+  'POST /api/eid-translation/translate': invalid,
+  'POST /api/util/entity_id': invalid,
+  'GET /api/geojson': { admin: 400 }, // no url
+  'GET /api/login-history/current': signedIn,
+  'GET /api/user-key-value/namespace/:namespace': signedIn,
+  'GET /api/user-key-value/namespace/:namespace/key/:key': { users: 204, admin: 204 },
+  'PUT /api/user-key-value/namespace/:namespace/key/:key': invalid, // no value
+  'DELETE /api/user-key-value/namespace/:namespace/key/:key': { users: 204 },
 };
 
 /** Routes open to anonymous callers (public links, embedding, sign-in): `all` is what everyone gets. */
 const OPEN: Record<string, Expectation> = {
   'GET /api/health': { all: 200 },
+  'GET /api/geojson/:key': { all: 200 }, // the built-in maps (public and embedded dashboards draw maps)
   'GET /api/util/random_token': { all: 200 },
   'POST /api/util/password_check': { all: 400 },
   'GET /api/session/properties': { all: 200 },

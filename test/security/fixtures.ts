@@ -203,7 +203,8 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     schema: at('/api/database/-1337') ? 'Everything else' : 'public',
     model: 'card',
     entity: 'card',
-    key: 'site-name',
+    key: at('/api/geojson') ? 'us_states' : 'site-name',
+    namespace: 'matrix',
     modal: 'qbnewb',
   };
   return path.replace(/:([a-z-]+)/g, (_m, name: string) => {

@@ -6,26 +6,12 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { createCollection } from '../cards/fixtures.js';
+import { postCsv } from '../endpoints/helpers.js';
 import { createMysqlDatabase, createPgDatabase, MYSQL, PG } from '../helpers/databases.js';
 import { createConnection } from 'mysql2/promise';
 
-async function upload(client: Client, filename: string, content: string | Buffer, collectionId?: number | string) {
-  const form = new FormData();
-  form.append('file', new Blob([content], { type: 'text/csv' }), filename);
-  if (collectionId !== undefined) form.append('collection_id', String(collectionId));
-  const response = await fetch(client.url('/api/card/from-csv'), {
-    method: 'POST',
-    headers: client.session ? { 'X-Metabase-Session': client.session } : {},
-    body: form,
-  });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // plain text
-  }
-  return { status: response.status, body, text, headers: response.headers };
+function upload(client: Client, filename: string, content: string | Buffer, collectionId?: number | string) {
+  return postCsv(client, '/api/card/from-csv', filename, content, collectionId === undefined ? {} : { collection_id: String(collectionId) });
 }
 
 const REALISTIC = [

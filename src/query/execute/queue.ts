@@ -34,6 +34,11 @@ export class FairQueue {
     return { running: this.running, queued: this.queued };
   }
 
+  /** How many may run at once. */
+  get maxRunning(): number {
+    return this.limits.maxRunning;
+  }
+
   /** Waits for a slot; the returned function gives it back (call it exactly once). */
   acquire(key: string, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new QueryError('client', 'Query cancelled.'));
