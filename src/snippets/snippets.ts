@@ -15,7 +15,7 @@ import { registerItemSource } from '../collections/items.js';
 import { userInfos } from '../cards/creators.js';
 import type { NativeQuerySnippetTable } from './tables.js';
 import type { TemplateTag } from '../query/mbql/types.js';
-import { recognizeTemplateTags } from '../query/native/recognize-tags.js';
+import { recognizeTemplateTags, setSnippetIds, snippetNames } from '../query/native/recognize-tags.js';
 
 export const NAME_MESSAGE = "snippet names cannot include '}' or start with spaces";
 export const DUPLICATE_MESSAGE = 'A snippet with that name already exists. Please pick a different name.';
@@ -43,14 +43,10 @@ export function snippetTemplateTags(row: Pick<SnippetRow, 'template_tags'>): Rec
  */
 async function contentTemplateTags(db: Db, content: string, previous: Record<string, TemplateTag>): Promise<string> {
   const tags = recognizeTemplateTags(content, previous);
-  const names = Object.values(tags).flatMap((tag) => (tag.type === 'snippet' ? [String(tag['snippet-name'])] : []));
+  const names = snippetNames(tags);
   if (names.length > 0) {
     const found = await db.selectFrom('native_query_snippet').select(['id', 'name']).where('name', 'in', names).execute();
-    const idByName = new Map(found.map((row) => [row.name, row.id]));
-    for (const tag of Object.values(tags)) {
-      const id = tag.type === 'snippet' ? idByName.get(String(tag['snippet-name'])) : undefined;
-      if (id !== undefined) tag['snippet-id'] = id;
-    }
+    setSnippetIds(tags, new Map(found.map((row) => [row.name, row.id])));
   }
   return JSON.stringify(tags);
 }

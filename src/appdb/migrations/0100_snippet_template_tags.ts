@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { AppDbDialect } from '../connect.js';
 import { longText } from '../portable.js';
-import { recognizeTemplateTags } from '../../query/native/recognize-tags.js';
+import { recognizeTemplateTags, setSnippetIds } from '../../query/native/recognize-tags.js';
 
 export async function up(db: Kysely<any>, dialect: AppDbDialect): Promise<void> {
   await db.schema.alterTable('native_query_snippet').addColumn('template_tags', longText(dialect)).execute();
@@ -12,10 +12,7 @@ export async function up(db: Kysely<any>, dialect: AppDbDialect): Promise<void> 
   const idByName = new Map(rows.map((row) => [row.name, row.id]));
   for (const row of rows) {
     const tags = recognizeTemplateTags(row.content);
-    for (const tag of Object.values(tags)) {
-      const target = tag.type === 'snippet' ? idByName.get(String(tag['snippet-name'])) : undefined;
-      if (target !== undefined) tag['snippet-id'] = target;
-    }
+    setSnippetIds(tags, idByName);
     await db.updateTable('native_query_snippet').set({ template_tags: JSON.stringify(tags) }).where('id', '=', row.id).execute();
   }
 }

@@ -51,3 +51,16 @@ export function recognizeTemplateTags(text: string, previous: Record<string, Tem
   // fromEntries defines each key as an own property, `__proto__` included
   return Object.fromEntries(tags);
 }
+
+/** The snippet names `tags` refer to. */
+export function snippetNames(tags: Record<string, TemplateTag>): string[] {
+  return Object.values(tags).flatMap((tag) => (tag.type === 'snippet' ? [String(tag['snippet-name'])] : []));
+}
+
+/** Points each snippet tag at the snippet of its name, when `idByName` has one (else it keeps what it had). */
+export function setSnippetIds(tags: Record<string, TemplateTag>, idByName: ReadonlyMap<string, number>): void {
+  for (const tag of Object.values(tags)) {
+    const id = tag.type === 'snippet' ? idByName.get(String(tag['snippet-name'])) : undefined;
+    if (id !== undefined) tag['snippet-id'] = id;
+  }
+}
