@@ -41,8 +41,6 @@ export const collectionPosition = s.check<number>(
   `value must be an integer greater than zero and at most ${MAX_COLLECTION_POSITION}.`,
   (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_COLLECTION_POSITION,
 );
-const NANO_ID = /^[A-Za-z0-9_-]{21}$/;
-const entityId = s.check<string>('String must be a valid 21-character NanoID string.', (v) => typeof v === 'string' && NANO_ID.test(v));
 const CARD_TYPES = ['question', 'metric', 'model'] as const;
 const FILTERS = ['archived', 'table', 'using_model', 'bookmarked', 'using_segment', 'all', 'mine', 'using_metric', 'database'] as const;
 
@@ -72,7 +70,6 @@ export function cardRoutes(r: Routes) {
         dataset_query: s.map(),
         display: s.name(),
         visualization_settings: s.map(),
-        entity_id: s.maybe(entityId),
         ...commonBody,
       },
     },

@@ -81,6 +81,17 @@ const tab = s.object({ id: s.int(), name: s.name() });
 const dashcards = uniqueIds(s.array(dashcard) as unknown as Schema<Array<DashcardInput>>);
 const tabs = uniqueIds(s.array(tab) as unknown as Schema<Array<TabInput>>);
 
+const dashboardWidth = s.enum(['fixed', 'full'] as const);
+/** A generated (x-ray) dashboard to save: the name is checked here, the rest by the save itself. */
+const transientDashboard = {
+  name: s.name(),
+  description: s.optional(s.any()),
+  parameters: s.optional(s.any()),
+  width: s.optional(s.any()),
+  dashcards: s.optional(s.any()),
+  tabs: s.optional(s.any()),
+};
+
 const idParam = { id: s.posInt() };
 const dashcardParams = { 'dashboard-id': s.posInt(), 'dashcard-id': s.posInt(), 'card-id': s.posInt() };
 const EXPORT_FORMATS = ['csv', 'api', 'xlsx', 'json'] as const;
@@ -107,6 +118,8 @@ export function dashboardRoutes(r: Routes) {
         cache_ttl: s.maybe(s.posInt()),
         collection_id: s.maybe(s.posInt()),
         collection_position: s.maybe(collectionPosition),
+        width: s.maybe(dashboardWidth),
+        auto_apply_filters: s.maybe(s.bool()),
       },
     },
     ({ ctx, caller, body }) => createDashboard(ctx, caller, body),
@@ -124,11 +137,11 @@ export function dashboardRoutes(r: Routes) {
     },
   );
 
-  r.post('/api/dashboard/save', { body: { name: s.name() } }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
+  r.post('/api/dashboard/save', { body: transientDashboard }, ({ ctx, caller, body }) => saveTransientDashboard(ctx, caller, body, null));
 
   r.post(
     '/api/dashboard/save/collection/:parent-collection-id',
-    { params: { 'parent-collection-id': s.posInt() }, body: { name: s.name() } },
+    { params: { 'parent-collection-id': s.posInt() }, body: transientDashboard },
     ({ ctx, caller, params, body }) => saveTransientDashboard(ctx, caller, body, params['parent-collection-id']),
   );
 
@@ -150,7 +163,7 @@ export function dashboardRoutes(r: Routes) {
         embedding_params: s.maybe(embeddingParams),
         parameters: s.maybe(s.array(parameter)),
         position: s.maybe(s.posInt()),
-        width: s.optional(s.enum(['fixed', 'full'] as const)),
+        width: s.optional(dashboardWidth),
         archived: s.maybe(s.bool()),
         collection_id: s.maybe(s.posInt()),
         collection_position: s.maybe(collectionPosition),

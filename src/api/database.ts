@@ -107,6 +107,7 @@ export function databaseRoutes(r: Routes) {
       body: {
         engine,
         name: s.name(),
+        description: s.maybe(s.str()),
         details: s.map(),
         schedules: s.maybe(s.map()),
         connection_source: s.maybe(s.enum(['admin', 'setup'] as const)),

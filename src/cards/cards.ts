@@ -5,7 +5,7 @@ import { shiftCollectionPositions } from '../collections/positions.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
-import { bool, insertReturningId, nowIso, parseJson, toJson, uniqueViolationAs, type Db } from '../appdb/portable.js';
+import { bool, insertReturningId, nowIso, parseJson, toJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
@@ -26,8 +26,6 @@ type Obj = Record<string, unknown>;
 
 export const TRASH_MESSAGE = 'You cannot modify the Trash Collection.';
 
-/** A client-sent entity_id that another card has (entity ids identify cards across instances). */
-const duplicateEntityId = () => fieldError('entity_id', 'A card with this entity_id already exists.');
 
 /** Reads a card the caller may see (403 otherwise). */
 export async function readableCard(ctx: AppContext, access: CollectionAccess, id: number, db: Db = ctx.db): Promise<CardRow> {
@@ -159,7 +157,6 @@ export interface CardInput {
   dashboard_id?: number | null;
   dashboard_tab_id?: number | null;
   cache_ttl?: number | null;
-  entity_id?: string | null;
   archived?: boolean | null;
   enable_embedding?: boolean | null;
   embedding_params?: Obj | null;
@@ -205,58 +202,51 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
   }
   const resolved = await resolveQuery(ctx, access, legacy, { cardId: null, type });
   await checkCanQuery(ctx, caller, input.dataset_query);
-  if (input.entity_id && (await ctx.db.selectFrom('report_card').select('id').where('entity_id', '=', input.entity_id).executeTakeFirst())) {
-    throw duplicateEntityId();
-  }
   const resultMetadata = input.result_metadata ?? (await computeResultMetadata(ctx, caller, input.dataset_query));
   const now = nowIso();
-  const id = await uniqueViolationAs(
-    () =>
-      ctx.db.transaction().execute(async (trx) => {
-        const cardId = await insertReturningId(trx, ctx.dialect, 'report_card', {
-          entity_id: input.entity_id ?? newEntityId(),
-          name: input.name,
-          description: input.description ?? null,
-          display: type === 'model' ? 'table' : input.display,
-          type,
-          query_type: resolved.queryType,
-          dataset_query: JSON.stringify(input.dataset_query),
-          visualization_settings: JSON.stringify(input.visualization_settings),
-          parameters: JSON.stringify(input.parameters ?? []),
-          parameter_mappings: JSON.stringify(input.parameter_mappings ?? []),
-          result_metadata: toJson(resultMetadata),
-          database_id: resolved.databaseId,
-          table_id: resolved.tableId,
-          source_card_id: resolved.sourceCardId,
-          collection_id: where.collectionId,
-          collection_position: input.collection_position ?? null,
-          collection_preview: true,
-          dashboard_id: where.dashboardId,
-          creator_id: caller.user.id,
-          made_public_by_id: null,
-          public_uuid: null,
-          enable_embedding: false,
-          embedding_params: null,
-          initially_published_at: null,
-          cache_ttl: input.cache_ttl ?? null,
-          cache_invalidated_at: null,
-          archived: false,
-          archived_directly: false,
-          card_schema: 20,
-          metabase_version: METABASE_COMPATIBLE_VERSION.tag,
-          view_count: 0,
-          last_used_at: null,
-          created_at: now,
-          updated_at: now,
-        });
-        if (input.collection_position) await shiftCollectionPositions(trx, 'report_card', where.collectionId, input.collection_position, cardId);
-        const row = await requireCard(ctx, cardId, trx);
-        await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
-        if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
-        return cardId;
-      }),
-    duplicateEntityId,
-  );
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const cardId = await insertReturningId(trx, ctx.dialect, 'report_card', {
+      entity_id: newEntityId(),
+      name: input.name,
+      description: input.description ?? null,
+      display: type === 'model' ? 'table' : input.display,
+      type,
+      query_type: resolved.queryType,
+      dataset_query: JSON.stringify(input.dataset_query),
+      visualization_settings: JSON.stringify(input.visualization_settings),
+      parameters: JSON.stringify(input.parameters ?? []),
+      parameter_mappings: JSON.stringify(input.parameter_mappings ?? []),
+      result_metadata: toJson(resultMetadata),
+      database_id: resolved.databaseId,
+      table_id: resolved.tableId,
+      source_card_id: resolved.sourceCardId,
+      collection_id: where.collectionId,
+      collection_position: input.collection_position ?? null,
+      collection_preview: true,
+      dashboard_id: where.dashboardId,
+      creator_id: caller.user.id,
+      made_public_by_id: null,
+      public_uuid: null,
+      enable_embedding: false,
+      embedding_params: null,
+      initially_published_at: null,
+      cache_ttl: input.cache_ttl ?? null,
+      cache_invalidated_at: null,
+      archived: false,
+      archived_directly: false,
+      card_schema: 20,
+      metabase_version: METABASE_COMPATIBLE_VERSION.tag,
+      view_count: 0,
+      last_used_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (input.collection_position) await shiftCollectionPositions(trx, 'report_card', where.collectionId, input.collection_position, cardId);
+    const row = await requireCard(ctx, cardId, trx);
+    await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
+    if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
+    return cardId;
+  });
   return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id));
 }
 

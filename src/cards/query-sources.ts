@@ -3,6 +3,7 @@
 
 import { bool, parseJson } from '../appdb/portable.js';
 import { registerCardSource, registerSnippetSource, type SavedCard } from '../query/sources.js';
+import { snippetTemplateTags } from '../snippets/snippets.js';
 
 registerCardSource(async (ctx, ids) => {
   const rows = await ctx.db.selectFrom('report_card').selectAll().where('id', 'in', ids).execute();
@@ -25,9 +26,9 @@ registerCardSource(async (ctx, ids) => {
 });
 
 registerSnippetSource(async (ctx, { ids, names }) => {
-  let query = ctx.db.selectFrom('native_query_snippet').select(['id', 'name', 'content', 'collection_id']);
+  let query = ctx.db.selectFrom('native_query_snippet').select(['id', 'name', 'content', 'collection_id', 'template_tags']);
   query = query.where((eb) =>
     eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(names.length ? [eb('name', 'in', names)] : [])]),
   );
-  return query.execute();
+  return (await query.execute()).map((row) => ({ ...row, template_tags: snippetTemplateTags(row) }));
 });

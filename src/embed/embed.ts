@@ -86,7 +86,7 @@ function cardParameter(e: EmbeddedCard, key: string): Obj {
 
 /** 400 unless the card parameter `key` is enabled: only those have values to list. */
 export function checkCardValuesParameter(e: EmbeddedCard, key: string): void {
-  checkEnabledForValues(e.policy, slugOf(cardParameter(e, key)));
+  checkEnabledForValues(e.policy, e.tokenParams, slugOf(cardParameter(e, key)));
 }
 
 /** Fields the viewer may look up: those of the enabled parameters. */
@@ -115,7 +115,7 @@ function dashboardValues(e: EmbeddedDashboard, query: unknown): Obj[] {
   const parameters = parametersOf(e.dashboard);
   return Object.entries(values).map(([slug, value]) => {
     const parameter = parameters.find((p) => slugOf(p) === slug);
-    if (!parameter) throw badRequest(`No matching parameter with slug ${slug}`);
+    if (!parameter) throw badRequest(`No matching parameter with slug ${JSON.stringify(slug)}. Found: (${parameters.map((p) => JSON.stringify(slugOf(p))).join(' ')})`);
     return { id: parameter.id, value };
   });
 }
@@ -132,7 +132,7 @@ export function dashboardValuesRequest(e: EmbeddedDashboard, key: string, query:
   const parameters = parametersOf(e.dashboard);
   const parameter = parameters.find((p) => String(p.id) === key);
   if (!parameter) throw badRequest(`Dashboard does not have a parameter with the ID ${JSON.stringify(key)}.`);
-  checkEnabledForValues(e.policy, slugOf(parameter));
+  checkEnabledForValues(e.policy, e.tokenParams, slugOf(parameter));
   const constraints: Obj = {};
   for (const [k, value] of Object.entries(urlParams(query))) {
     const other = parameters.find((p) => String(p.id) === k || slugOf(p) === k);

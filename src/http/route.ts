@@ -3,6 +3,7 @@
 //   - a returned value is sent as JSON with 200; `undefined`/`null` as an empty 204;
 //   - a `Respond` lets a handler pick the status, headers and cookies;
 //   - `HANDLED` means the handler wrote the reply itself (streamed results).
+// A declared body is also the allow-list of what a client may write: undeclared keys never reach the handler.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -15,6 +16,8 @@ import { localChangeDone } from './short-cache.js';
 export type Auth = 'none' | 'user' | 'admin';
 type Shape = Record<string, Schema<unknown>>;
 type Values<S extends Shape | undefined> = S extends Shape ? { [K in keyof S]: Infer<S[K]> } & Record<string, unknown> : Record<string, unknown>;
+/** A declared body holds only the declared keys (the allow-list of what a client may write). */
+type BodyValues<S extends Shape | undefined> = S extends Shape ? { [K in keyof S]: Infer<S[K]> } : Record<string, unknown>;
 
 export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined> {
   auth?: Auth;
@@ -57,7 +60,7 @@ export interface RouteInput<P extends Shape | undefined, Q extends Shape | undef
   maybeCaller: Caller | null;
   params: Values<P>;
   query: Values<Q>;
-  body: Values<B>;
+  body: BodyValues<B>;
   /** Which body keys were present (distinguishes "absent" from "null" for partial updates). */
   bodyKeys: Set<string>;
   request: FastifyRequest;
@@ -91,6 +94,17 @@ function declaredParams(raw: Record<string, string>, params: Shape | undefined):
       delete out[routerName];
     }
   }
+  return out;
+}
+
+/**
+ * A declared body is the allow-list of what a client may write: the keys it doesn't declare are dropped before the
+ * handler runs. Clients copy an object by POSTing what a GET returned (metabase_api_python's `copy_card`), so a body
+ * carries `id`, `entity_id`, `created_at`, `creator`… — Metabase ignores those, and so does every route here.
+ */
+function writableKeys(shape: Shape, parsed: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) if (parsed[key] !== undefined) out[key] = parsed[key];
   return out;
 }
 
@@ -143,15 +157,15 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
         if (spec.body && rawBody !== undefined && rawBody !== null && rawBody !== bodyObject) {
           throwBodyNotAMap(rawBody);
         }
-        const body = spec.body ? parseParams(spec.body, bodyObject, false) : (rawBody as Record<string, unknown>);
+        const body = spec.body ? writableKeys(spec.body, parseParams(spec.body, bodyObject, false)) : (rawBody as Record<string, unknown>);
         const input = {
           ctx,
           caller: maybeCaller as Caller,
           maybeCaller,
           params: params as Values<P>,
           query: query as Values<Q>,
-          body: body as Values<B>,
-          bodyKeys: new Set(Object.keys(bodyObject)),
+          body: body as BodyValues<B>,
+          bodyKeys: new Set(Object.keys(bodyObject).filter((key) => !spec.body || Object.hasOwn(spec.body, key))),
           request,
           reply,
         };

@@ -8,7 +8,7 @@
 // their schema when the schema's tables agree, and to the database when every table does; empty maps go. The
 // Administrators group is shown with everything and stores nothing. A PUT changes only the groups, databases and
 // kinds it names; inside a per-schema or per-table map, what is left out gets the least-permissive value (view-data:
-// unrestricted). A stale revision is a 409 and changes nothing, unless `force`.
+// unrestricted). A stale revision is a 409 and changes nothing, unless `force`. Every accepted PUT adds a revision.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
@@ -316,15 +316,15 @@ export async function updateDataGraph(ctx: AppContext, caller: Caller, update: D
       }
     }
     for (const w of writes) await replaceGroupDatabase(trx, w.groupId, w.databaseId, w.perms);
-    if (writes.length) {
-      await insertReturningId(trx, ctx.dialect, 'data_permission_graph_revision', {
-        before: toJson(before),
-        after: toJson(after),
-        user_id: caller.user.id,
-        remark: null,
-        created_at: nowIso(),
-      });
-    }
+    // Every accepted PUT is a revision, also one that changed nothing (as in Metabase): a client that sends the
+    // revision it read gets a 409 once anyone else has saved the graph since.
+    await insertReturningId(trx, ctx.dialect, 'data_permission_graph_revision', {
+      before: toJson(before),
+      after: toJson(after),
+      user_id: caller.user.id,
+      remark: null,
+      created_at: nowIso(),
+    });
   });
   // callers (and the data permissions kept with them) are read again
   invalidateCallerCache();

@@ -205,7 +205,7 @@ class Resolver {
         this.snippetsById.set(s.id, s);
         this.snippetsByName.set(s.name.toLowerCase(), s);
       }
-      for (const s of found) await this.resolveNative(s.content, tags, depth + 1);
+      for (const s of found) await this.resolveNative(s.content, { ...tags, ...s.template_tags }, depth + 1);
     }
     const newCards = cardIds.filter((id) => !this.cardQueries.has(id));
     if (newCards.length) {

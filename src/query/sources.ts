@@ -8,7 +8,7 @@
 // A lookup receives every id a query needs at once (one app-DB query per kind, never one per row).
 
 import type { AppContext } from '../context.js';
-import type { ColumnMetadata } from './mbql/types.js';
+import type { ColumnMetadata, TemplateTag } from './mbql/types.js';
 
 export interface SavedCard {
   id: number;
@@ -31,6 +31,8 @@ export interface Snippet {
   name: string;
   content: string;
   collection_id: number | null;
+  /** The tags of its content: variables the query then has, and the snippets it inlines (by id). */
+  template_tags: Record<string, TemplateTag>;
 }
 
 export interface Segment {

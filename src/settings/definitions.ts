@@ -139,8 +139,8 @@ defineSetting({ key: 'embedding-app-origins-sdk', type: 'string', visibility: 'p
 defineSetting({
   key: 'embedding-secret-key',
   type: 'string',
+  // Not a `sensitive` setting in Metabase: an admin reads it in full, to paste it into the embedding application.
   visibility: 'admin',
-  sensitive: true,
   default: null,
   description: 'Secret key used to sign JSON Web Tokens for requests to `/api/embed` endpoints.',
   validate: (value) => {

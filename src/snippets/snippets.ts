@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { bool, insertReturningId, nowIso, type Db } from '../appdb/portable.js';
+import { bool, insertReturningId, nowIso, parseJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { snippetAccess, SNIPPETS_NAMESPACE, type SnippetAccess } from '../permissions/snippets.js';
@@ -14,6 +14,8 @@ import { registerCollectable } from '../collections/collectables.js';
 import { registerItemSource } from '../collections/items.js';
 import { userInfos } from '../cards/creators.js';
 import type { NativeQuerySnippetTable } from './tables.js';
+import type { TemplateTag } from '../query/mbql/types.js';
+import { recognizeTemplateTags, setSnippetIds, snippetNames } from '../query/native/recognize-tags.js';
 
 export const NAME_MESSAGE = "snippet names cannot include '}' or start with spaces";
 export const DUPLICATE_MESSAGE = 'A snippet with that name already exists. Please pick a different name.';
@@ -30,6 +32,25 @@ async function requireSnippet(db: Db, id: number): Promise<SnippetRow> {
   return row;
 }
 
+/** A snippet's stored template tags (`{}` when none). */
+export function snippetTemplateTags(row: Pick<SnippetRow, 'template_tags'>): Record<string, TemplateTag> {
+  return parseJson<Record<string, TemplateTag>>(row.template_tags, {}) ?? {};
+}
+
+/**
+ * The template tags of a snippet's content: a `{{snippet: Name}}` names the snippet called so now, else keeps the
+ * snippet it named before (one renamed since); tags it had keep their ids.
+ */
+async function contentTemplateTags(db: Db, content: string, previous: Record<string, TemplateTag>): Promise<string> {
+  const tags = recognizeTemplateTags(content, previous);
+  const names = snippetNames(tags);
+  if (names.length > 0) {
+    const found = await db.selectFrom('native_query_snippet').select(['id', 'name']).where('name', 'in', names).execute();
+    setSnippetIds(tags, new Map(found.map((row) => [row.name, row.id])));
+  }
+  return JSON.stringify(tags);
+}
+
 async function snippetsJson(ctx: AppContext, rows: SnippetRow[]) {
   const creators = await userInfos(ctx.db, rows.map((r) => r.creator_id));
   return rows.map((row) => ({
@@ -38,6 +59,7 @@ async function snippetsJson(ctx: AppContext, rows: SnippetRow[]) {
     name: row.name,
     description: row.description,
     content: row.content,
+    template_tags: snippetTemplateTags(row),
     collection_id: row.collection_id,
     archived: bool(row.archived),
     creator_id: row.creator_id,
@@ -94,6 +116,7 @@ export async function createSnippet(
     name: input.name,
     description: input.description,
     content: input.content,
+    template_tags: await contentTemplateTags(ctx.db, input.content, {}),
     collection_id: input.collection_id,
     creator_id: caller.user.id,
     archived: false,
@@ -121,7 +144,10 @@ export async function updateSnippet(ctx: AppContext, caller: Caller, id: number,
     await checkNameFree(ctx.db, input.name, id);
     changes.name = input.name;
   }
-  if (present.has('content') && input.content !== null && input.content !== undefined) changes.content = input.content;
+  if (present.has('content') && input.content !== null && input.content !== undefined && input.content !== before.content) {
+    changes.content = input.content;
+    changes.template_tags = await contentTemplateTags(ctx.db, input.content, snippetTemplateTags(before));
+  }
   if (present.has('description')) changes.description = input.description ?? null;
   if (present.has('archived') && input.archived !== null && input.archived !== undefined) changes.archived = input.archived;
   if (present.has('collection_id') && (input.collection_id ?? null) !== before.collection_id) {

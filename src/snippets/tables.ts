@@ -6,6 +6,8 @@ export interface NativeQuerySnippetTable {
   name: string;
   description: string | null;
   content: string;
+  /** The tags of `content` as JSON (`{}` when none). */
+  template_tags: string | null;
   collection_id: number | null;
   creator_id: number;
   archived: boolean | number;

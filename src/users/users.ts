@@ -75,9 +75,8 @@ async function withMemberships(ctx: AppContext, row: UserRow) {
 export async function getUser(ctx: AppContext, caller: Caller, id: number) {
   const isSelf = caller.user.id === id;
   if (!isSelf && !caller.isSuperuser && (await managesUser(ctx, caller, id)).length === 0) throw forbidden();
-  const row = await requireUser(ctx, id);
-  if (!bool(row.is_active)) throw notFound();
-  return withMemberships(ctx, row);
+  // a deactivated user is shown too, with `is_active: false` (how an admin finds one to reactivate)
+  return withMemberships(ctx, await requireUser(ctx, id));
 }
 
 export interface ListUsersOptions {

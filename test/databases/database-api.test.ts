@@ -3,7 +3,7 @@
 
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, copyFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
@@ -198,10 +198,14 @@ forEachAppDb('/api/database', (server) => {
     const engine = await admin.post('/api/database', { engine: 'oracle', name: 'x', details: {} });
     assert.equal(engine.status, 400);
     assert.equal(engine.body.errors.engine, 'value must be a valid database engine.');
-    const noFile = await admin.post('/api/database', { engine: 'sqlite', name: 'x', details: { db: join(dir, 'nope.sqlite') } });
+    // Metabase's driver would create an empty file there; Quarry refuses (deliberately: an API call must not be a way
+    // to create files at chosen paths) and creates nothing
+    const noFile = await admin.post('/api/database', { engine: 'sqlite', name: 'No such file', details: { db: join(dir, 'nope.sqlite') } });
     assert.equal(noFile.status, 400);
-    assert.match(noFile.body.message, /does not exist/);
+    assert.equal(noFile.body.message, `Database file "${join(dir, 'nope.sqlite')}" does not exist.`);
     assert.ok(noFile.body.errors.db);
+    assert.equal(existsSync(join(dir, 'nope.sqlite')), false, 'no file was created');
+    assert.ok(!(await admin.get('/api/database')).body.data.some((d: any) => d.name === 'No such file'), 'no database was added');
     const started = Date.now();
     const refused = await admin.post('/api/database', { engine: 'postgres', name: 'x', details: { host: '127.0.0.1', port: 1, dbname: 'x', user: 'postgres' } });
     assert.equal(refused.status, 400);

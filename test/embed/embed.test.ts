@@ -173,12 +173,13 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal(all.body.data.rows[0][0], 200, 'an explicit null locked value means no filter');
 
     const cases: Array<[Record<string, unknown>, Record<string, string>, string]> = [
-      [{}, {}, 'You must specify a value for cat in the JWT.'],
-      [{ cat: 'Widget' }, { cat: 'Gadget' }, 'You can only specify a value for cat in the JWT.'],
-      [{ cat: 'Widget', vendor: 'x' }, { vendor: 'y' }, "You can't specify a value for vendor if it's already set in the JWT."],
-      [{ cat: 'Widget' }, { ean: '1' }, "You're not allowed to specify a value for ean."],
-      [{ cat: 'Widget', ean: '1' }, {}, "You're not allowed to specify a value for ean."],
-      [{ cat: 'Widget' }, { color: 'red' }, 'Unknown parameter color.'],
+      // Metabase names the parameter as a keyword
+      [{}, {}, 'You must specify a value for :cat in the JWT.'],
+      [{ cat: 'Widget' }, { cat: 'Gadget' }, 'You can only specify a value for :cat in the JWT.'],
+      [{ cat: 'Widget', vendor: 'x' }, { vendor: 'y' }, "You can't specify a value for :vendor if it's already set in the JWT."],
+      [{ cat: 'Widget' }, { ean: '1' }, "You're not allowed to specify a value for :ean."],
+      [{ cat: 'Widget', ean: '1' }, {}, "You're not allowed to specify a value for :ean."],
+      [{ cat: 'Widget' }, { color: 'red' }, 'Unknown parameter :color.'],
     ];
     for (const [params, query, message] of cases) {
       const response = await count(await cardToken(params), query);
@@ -194,8 +195,13 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal(shown.status, 200);
     assert.deepEqual(shown.body.parameters.map((p: any) => p.slug), ['vendor'], 'only what the viewer may set');
     assert.ok(!shown.text.includes('SELECT'));
-    assert.equal((await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget' })}/params/cat-id/values`)).text, 'Cannot search for values: cat is not an enabled parameter.');
+    // listing values names the parameter as a quoted string
+    assert.equal((await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget' })}/params/cat-id/values`)).text, 'Cannot search for values: "cat" is not an enabled parameter.');
     assert.equal((await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget' })}/params/vendor-id/values`)).status, 200);
+    assert.equal(
+      (await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget', vendor: 'Acme' })}/params/vendor-id/values`)).text,
+      'You can\'t specify a value for "vendor" if it\'s already set in the JWT.',
+    );
 
     const csv = await anon.get(`/api/embed/card/${await cardToken({ cat: 'Widget' })}/query/csv`);
     assert.equal(csv.status, 200);
@@ -215,7 +221,7 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal(all.body.data.rows[0][0], 200, all.text);
     const gizmos = await anon.get(base, { query: { category: 'Gizmo' } });
     assert.ok(gizmos.body.data.rows[0][0] < 200, gizmos.text);
-    assert.equal((await anon.get(`/api/embed/dashboard/${await dashToken({})}/dashcard/${dashcardId}/card/${countCard.id}`)).text, 'You must specify a value for vendor in the JWT.');
+    assert.equal((await anon.get(`/api/embed/dashboard/${await dashToken({})}/dashcard/${dashcardId}/card/${countCard.id}`)).text, 'You must specify a value for :vendor in the JWT.');
     assert.equal((await anon.get(`/api/embed/dashboard/${token}/dashcard/${dashcardId}/card/${nativeCard.id}`)).text, 'Not found.');
 
     const values = await anon.get(`/api/embed/dashboard/${token}/params/catp/values`);
@@ -224,7 +230,7 @@ forEachAppDb('signed embedding', (server) => {
     const vendor = (await admin.post('/api/dataset', { database: sample.id, type: 'query', query: { 'source-table': sample.table('PRODUCTS'), fields: [['field', sample.field('PRODUCTS', 'VENDOR'), null], ['field', sample.field('PRODUCTS', 'CATEGORY'), null]], limit: 1 } })).body.data.rows[0];
     const narrowed = await anon.get(`/api/embed/dashboard/${await dashToken({ vendor: vendor[0] })}/params/catp/values`);
     assert.deepEqual(narrowed.body.values.map((v: unknown[]) => v[0]), [vendor[1]], 'the locked vendor narrows the category values');
-    assert.equal((await anon.get(`/api/embed/dashboard/${token}/params/vendp/values`)).text, 'Cannot search for values: vendor is not an enabled parameter.');
+    assert.equal((await anon.get(`/api/embed/dashboard/${token}/params/vendp/values`)).text, 'Cannot search for values: "vendor" is not an enabled parameter.');
     const category = sample.field('PRODUCTS', 'CATEGORY');
     assert.equal((await anon.get(`/api/embed/dashboard/${token}/field/${category}/values`)).status, 200);
     assert.equal((await anon.get(`/api/embed/dashboard/${token}/field/${sample.field('PRODUCTS', 'VENDOR')}/values`)).status, 400, 'a locked filter’s field');
@@ -297,5 +303,9 @@ forEachAppDb('signed embedding', (server) => {
     assert.equal((await anon.get(`/api/embed/card/${unlocked}`)).text, 'Embedding is not enabled for this object.', 'the real endpoint still needs publishing');
     const dashPreview = await admin.get(`/api/preview-embed/dashboard/${await sign({ resource: { dashboard: dashboard.id }, params: {}, _embedding_params: {} }, secret)}/dashcard/${dashcardId}/card/${countCard.id}`);
     assert.equal(dashPreview.body.data.rows[0][0], 200, dashPreview.text);
+    const ghostToken = await sign({ resource: { dashboard: dashboard.id }, params: {}, _embedding_params: { ghost: 'enabled' } }, secret);
+    const ghost = await admin.get(`/api/preview-embed/dashboard/${ghostToken}/dashcard/${dashcardId}/card/${countCard.id}`, { query: { ghost: 'x' } });
+    assert.equal(ghost.status, 400);
+    assert.equal(ghost.text, 'No matching parameter with slug "ghost". Found: ("category" "vendor")');
   });
 });

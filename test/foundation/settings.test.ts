@@ -148,7 +148,7 @@ forEachAppDb('/api/setting', (server) => {
     await admin.put('/api/setting/site-name', { value: 'Quarry Test' });
   });
 
-  test('embedding-secret-key must be 64 hex characters and is obfuscated on read', async () => {
+  test('embedding-secret-key must be 64 hex characters; admins read it in full (not a sensitive setting in Metabase)', async () => {
     const bad = await admin.put('/api/setting/embedding-secret-key', { value: 'abc123' });
     assert.equal(bad.status, 400);
     assert.equal(bad.text, 'Invalid embedding-secret-key! Secret key must be a hexadecimal-encoded 256-bit key (i.e., a 64-character string).');
@@ -156,12 +156,17 @@ forEachAppDb('/api/setting', (server) => {
     assert.match(key, /^[0-9a-f]{64}$/);
     assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: key })).status, 204);
     const listed = (await admin.get('/api/setting')).body.find((s: any) => s.key === 'embedding-secret-key');
-    assert.equal(listed.value, '**********' + key.slice(-2));
-    // Writing the obfuscated value back leaves the key unchanged.
-    assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: listed.value })).status, 204);
+    assert.equal(listed.value, key);
+    assert.equal((await admin.get('/api/setting/embedding-secret-key')).body, key);
+    assert.equal((await admin.get('/api/session/properties')).body['embedding-secret-key'], key);
+    // an obfuscated-looking value is no value to keep: it is refused like any other non-hex string
+    assert.equal((await admin.put('/api/setting/embedding-secret-key', { value: '**********' + key.slice(-2) })).status, 400);
     const stored = await server().ctx.db.selectFrom('setting').select('value').where('key', '=', 'embedding-secret-key').executeTakeFirst();
     assert.equal(stored?.value, key);
+    // only admins
     assert.equal((await user.get('/api/setting/embedding-secret-key')).status, 403);
+    assert.equal('embedding-secret-key' in (await user.get('/api/session/properties')).body, false);
+    assert.equal('embedding-secret-key' in (await server().anon.get('/api/session/properties')).body, false);
   });
 
   test('non-admins may write only user-local settings, stored per user', async () => {

@@ -190,9 +190,14 @@ forEachAppDb('/api/user', (server) => {
     assert.equal((await alice.client.delete(`/api/user/${temp.user.id}`)).status, 403);
     const off = await admin.delete(`/api/user/${temp.user.id}`);
     assert.deepEqual(off.body, { success: true });
+    // current Metabase shows a deactivated user to an admin, who may then reactivate them
     const gone = await admin.get(`/api/user/${temp.user.id}`);
-    assert.equal(gone.status, 404, 'a deactivated user is not found, as in Metabase');
-    assert.equal(gone.text, 'Not found.');
+    assert.equal(gone.status, 200, gone.text);
+    assert.equal(gone.body.id, temp.user.id);
+    assert.equal(gone.body.is_active, false);
+    assert.equal(gone.body.email, temp.user.email);
+    assert.ok(Array.isArray(gone.body.user_group_memberships));
+    assert.equal((await alice.client.get(`/api/user/${temp.user.id}`)).status, 403, 'still only for admins, managers and oneself');
     const listed = await admin.get('/api/user', { query: { status: 'deactivated' } });
     assert.equal(listed.body.data.find((u: any) => u.id === temp.user.id).is_active, false, 'the record is kept');
     assert.equal((await alice.client.put(`/api/user/${temp.user.id}/reactivate`)).status, 403);

@@ -144,6 +144,27 @@ forEachAppDb('data permissions graph', (server) => {
     assert.deepEqual((await graph()).groups['2'][String(sample.id)], FULL);
   });
 
+  test('every accepted PUT is a revision, also one that changes nothing: the revision it was built on is then stale', async () => {
+    const id = await newGroup();
+    const first = await graph();
+    const entry = { [id]: { [sample.id]: { 'create-queries': 'query-builder' } } };
+    const changed = await admin.put('/api/permissions/graph', { revision: first.revision, groups: entry }, { query: { 'skip-graph': 'true' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.revision, first.revision + 1);
+    // the same again changes nothing, and is still a revision
+    const same = await admin.put('/api/permissions/graph', { revision: changed.body.revision, groups: entry }, { query: { 'skip-graph': 'true' } });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body.revision, changed.body.revision + 1);
+    const empty = await admin.put('/api/permissions/graph', { revision: same.body.revision, groups: {} });
+    assert.equal(empty.status, 200, empty.text);
+    assert.equal(empty.body.revision, same.body.revision + 1);
+    assert.equal((await graph()).revision, empty.body.revision);
+    // a client still holding an earlier revision is told to reload
+    const stale = await admin.put('/api/permissions/graph', { revision: same.body.revision, groups: entry });
+    assert.equal(stale.status, 409);
+    assert.equal((await graph()).revision, empty.body.revision, 'a refused PUT is no revision');
+  });
+
   test('PUT: blocking data takes query and download access with it; unknown schemas and misplaced tables are a 400', async () => {
     const id = await newGroup();
     const put = async (entry: unknown) => {

@@ -25,23 +25,37 @@ function missingValue(tag: TemplateTag | undefined, name: string): QueryError {
   return new QueryError('missing-required-parameter', `You'll need to pick a value for '${display}' before this query can run.`, { tag: name });
 }
 
-/** Inlines `{{snippet: X}}` tags (snippets may themselves use snippets and tags). */
-export function expandSnippets(text: string, tags: Record<string, TemplateTag>, snippets: NativeCompileContext['snippets'], depth = 0): string {
+/**
+ * Inlines `{{snippet: X}}` tags (snippets may themselves use snippets and tags). The tags of every snippet inlined
+ * are collected in `inherited` (the first one of a name wins): a `{{var}}` inside a snippet is a variable of the query.
+ * A snippet's own tags name the snippets it inlines (by id, so a renamed one is still found).
+ */
+export function expandSnippets(
+  text: string,
+  tags: Record<string, TemplateTag>,
+  snippets: NativeCompileContext['snippets'],
+  inherited = new Map<string, TemplateTag>(),
+  depth = 0,
+): string {
   if (depth > MAX_SNIPPET_DEPTH) throw invalidQuery('Snippets are nested too deeply (or refer to each other).');
   return text.replace(/\{\{\s*(snippet:[^}]*)\}\}/gi, (whole, inner: string) => {
     const name = snippetNameOf(inner)!;
     const tag = tags[inner.trim()] ?? Object.values(tags).find((t) => t.type === 'snippet' && t['snippet-name'] === name);
     const snippet = (tag?.['snippet-id'] !== undefined ? snippets.byId.get(Number(tag['snippet-id'])) : undefined) ?? snippets.byName.get(name.toLowerCase());
     if (!snippet) throw invalidQuery(`Snippet "${name}" does not exist.`);
-    return expandSnippets(snippet.content, tags, snippets, depth + 1);
+    for (const [key, own] of Object.entries(snippet.template_tags)) if (!inherited.has(key)) inherited.set(key, own);
+    return expandSnippets(snippet.content, { ...tags, ...snippet.template_tags }, snippets, inherited, depth + 1);
   });
 }
 
 export function compileNative(native: NativeQuery | { query: string; 'template-tags'?: Record<string, TemplateTag> }, parameters: Parameter[], context: NativeCompileContext): Sql {
-  const tags = native['template-tags'] ?? {};
+  const declared = native['template-tags'] ?? {};
   if (typeof native.query !== 'string') throw invalidQuery('A native query needs its SQL in "query".');
-  const text = expandSnippets(native.query, tags, context.snippets);
-  const values = templateTagValues(tags, parameters);
+  const inherited = new Map<string, TemplateTag>();
+  const text = expandSnippets(native.query, declared, context.snippets, inherited);
+  // the query's own declaration of a tag wins over the one a snippet brings
+  const tags: Record<string, TemplateTag> = { ...Object.fromEntries(inherited), ...declared };
+  const values = templateTagValues(tags, parameters, declared);
   const nodes = parseTemplate(text);
   return substitute(nodes, (name, optional) => {
     const cardId = cardIdOf(name);

@@ -152,13 +152,18 @@ export function compatible(parameterType: string, tagType: string): boolean {
 }
 
 /** The value of each template tag: from a parameter targeting it, else the tag's default. Absent = no value. */
-export function templateTagValues(tags: Record<string, TemplateTag>, parameters: Parameter[]): Map<string, TagValue> {
+export function templateTagValues(
+  tags: Record<string, TemplateTag>,
+  parameters: Parameter[],
+  /** The tags the query declares itself: only their types are checked against the parameters' (not a snippet's guess). */
+  declared: Record<string, TemplateTag> = tags,
+): Map<string, TagValue> {
   const out = new Map<string, TagValue>();
   const explicit = new Set<string>();
   for (const p of parameters) {
     const target = targetTag(p, tags);
     if (!target) continue;
-    const tag = tags[target.name];
+    const tag = Object.hasOwn(declared, target.name) ? declared[target.name] : undefined;
     if (tag && p.type) {
       const tagType = tag.type === 'dimension' ? tag['widget-type'] ?? 'none' : tag.type;
       if (p.type !== tagType && !compatible(p.type, tagType) && !(tag.type === 'dimension' && compatible(tagType, p.type))) {
