@@ -41,6 +41,8 @@ import { diagnosticsRoutes } from './diagnostics.js';
 import { geojsonRoutes } from './geojson.js';
 import { loginHistoryRoutes } from './login-history.js';
 import { userKeyValueRoutes } from './user-key-value.js';
+import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
+import { notifyRoutes } from './notify.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -72,6 +74,8 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   geojsonRoutes(r);
   loginHistoryRoutes(r);
   userKeyValueRoutes(r);
+  dashboardQuestionCandidateRoutes(r);
+  notifyRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
