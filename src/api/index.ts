@@ -43,6 +43,7 @@ import { loginHistoryRoutes } from './login-history.js';
 import { userKeyValueRoutes } from './user-key-value.js';
 import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
 import { notifyRoutes } from './notify.js';
+import { relatedRoutes } from './related.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -76,6 +77,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   userKeyValueRoutes(r);
   dashboardQuestionCandidateRoutes(r);
   notifyRoutes(r);
+  relatedRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
