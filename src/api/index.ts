@@ -44,6 +44,7 @@ import { userKeyValueRoutes } from './user-key-value.js';
 import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
 import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
+import { tilesRoutes } from './tiles.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -78,6 +79,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   dashboardQuestionCandidateRoutes(r);
   notifyRoutes(r);
   relatedRoutes(r);
+  tilesRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
