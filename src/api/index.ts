@@ -45,6 +45,7 @@ import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidate
 import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
 import { tilesRoutes } from './tiles.js';
+import { modelIndexRoutes } from './model-index.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -80,6 +81,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   notifyRoutes(r);
   relatedRoutes(r);
   tilesRoutes(r);
+  modelIndexRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);
