@@ -5,8 +5,8 @@
 // Metabase's names through the settings registry, so a module that defines them later is read the same way).
 
 import type { AppContext } from '../context.js';
-import { findSetting } from '../settings/definition.js';
-import { notificationStats } from './notification-stats.js';
+import { emailConfigured, isSet, settingIfDefined, slackConfigured } from './instance-settings.js';
+import { usageSection } from './usage-sections.js';
 
 interface ChecklistState {
   appDb: string;
@@ -26,13 +26,6 @@ interface Task {
   triggered: boolean;
 }
 
-/** A setting's value if some module defines it, else null (a setting not defined is a feature not present). */
-async function settingIfDefined(ctx: AppContext, key: string): Promise<unknown> {
-  return findSetting(key) ? ctx.settings.get(key) : null;
-}
-
-const present = (value: unknown) => value !== null && value !== undefined && value !== '';
-
 async function count(ctx: AppContext, table: 'core_user' | 'report_card' | 'metabase_table', where: (q: any) => any): Promise<number> {
   const row = await where(ctx.db.selectFrom(table as any).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirst();
   return Number(row?.n ?? 0);
@@ -45,12 +38,11 @@ async function exists(ctx: AppContext, table: string, where: (q: any) => any): P
 
 async function checklistState(ctx: AppContext): Promise<ChecklistState> {
   const homepage = await settingIfDefined(ctx, 'embedding-homepage');
-  const notifications = await notificationStats(ctx);
+  const [pulses, alerts] = await Promise.all([usageSection(ctx, 'pulse'), usageSection(ctx, 'alert')]);
   const ownDatabases = (q: any) => q.where('is_audit', '=', false);
-  const [email, slackApp, slackLegacy, sso, appOrigin, users, cards, tables] = await Promise.all([
-    settingIfDefined(ctx, 'email-smtp-host'),
-    settingIfDefined(ctx, 'slack-app-token'),
-    settingIfDefined(ctx, 'slack-token'),
+  const [email, slack, sso, appOrigin, users, cards, tables] = await Promise.all([
+    emailConfigured(ctx),
+    slackConfigured(ctx),
     settingIfDefined(ctx, 'google-auth-enabled'),
     settingIfDefined(ctx, 'embedding-app-origins-interactive'),
     count(ctx, 'core_user', (q) => q.where('type', '=', 'personal')),
@@ -70,13 +62,13 @@ async function checklistState(ctx: AppContext): Promise<ChecklistState> {
     appDb: ctx.dialect,
     hosted: (await settingIfDefined(ctx, 'is-hosted?')) === true,
     // `embedding-homepage` (visible, hidden, dismissed-done…): with no such setting nobody asked about embedding
-    embedding: { interested: present(homepage) && homepage !== 'hidden', done: homepage === 'dismissed-done', appOrigin: present(appOrigin) },
-    configured: { email: present(email), slack: present(slackApp) || present(slackLegacy), sso: sso === true },
+    embedding: { interested: isSet(homepage) && homepage !== 'hidden', done: homepage === 'dismissed-done', appOrigin: isSet(appOrigin) },
+    configured: { email, slack, sso: sso === true },
     counts: { user: users, card: cards, table: tables },
     exists: {
       nonSampleDb,
       dashboard,
-      pulse: notifications.pulse.pulses + notifications.alert.alerts > 0,
+      pulse: Number(pulses.pulses ?? 0) + Number(alerts.alerts ?? 0) > 0,
       hiddenTable,
       collection,
       model,
