@@ -93,29 +93,21 @@ async function cardsOfTable(ctx: AppContext, v: Viewer, tableId: number | null, 
 
 // ----- building blocks (named as in Metabase) ---------------------------------------------------------------------
 
-/** Tables the table's foreign keys point at. */
-async function linkingTo(ctx: AppContext, v: Viewer, table: TableRow): Promise<TableRow[]> {
-  const targets = await ctx.db
+/**
+ * Tables linked to the table by active foreign keys: those its keys point at (`to`), or those whose keys point at
+ * it (`from`), the first 5 the caller may see.
+ */
+async function linkedTables(ctx: AppContext, v: Viewer, table: TableRow, direction: 'to' | 'from'): Promise<TableRow[]> {
+  const [near, far] = direction === 'to' ? (['source', 'target'] as const) : (['target', 'source'] as const);
+  const rows = await ctx.db
     .selectFrom('metabase_field as source')
     .innerJoin('metabase_field as target', 'target.id', 'source.fk_target_field_id')
-    .select('target.table_id')
-    .where('source.table_id', '=', table.id)
+    .select(`${far}.table_id as table_id`)
+    .where(`${near}.table_id`, '=', table.id)
     .where('source.active', '=', true)
-    .execute();
-  return visibleTables(v, await tablesByIds(ctx, targets.map((t) => t.table_id))).slice(0, MAX_MATCHES);
-}
-
-/** Tables with foreign keys pointing at the table. */
-async function linkedFrom(ctx: AppContext, v: Viewer, table: TableRow): Promise<TableRow[]> {
-  const sources = await ctx.db
-    .selectFrom('metabase_field as source')
-    .innerJoin('metabase_field as target', 'target.id', 'source.fk_target_field_id')
-    .select('source.table_id')
-    .where('target.table_id', '=', table.id)
     .where('target.active', '=', true)
-    .where('source.active', '=', true)
     .execute();
-  return visibleTables(v, await tablesByIds(ctx, sources.map((s) => s.table_id))).slice(0, MAX_MATCHES);
+  return visibleTables(v, await tablesByIds(ctx, rows.map((r) => r.table_id))).slice(0, MAX_MATCHES);
 }
 
 type CardLike = Pick<CardRow, 'id' | 'table_id' | 'dataset_query'>;
@@ -191,7 +183,7 @@ const byId = (x: { id: number }) => String(x.id);
 /** GET /api/table/:id/related (the caller may query the table). */
 export async function relatedToTable(ctx: AppContext, caller: Caller, table: TableRow) {
   const v = await viewerOf(ctx, caller);
-  const [to, from] = await Promise.all([linkingTo(ctx, v, table), linkedFrom(ctx, v, table)]);
+  const [to, from] = await Promise.all([linkedTables(ctx, v, table, 'to'), linkedTables(ctx, v, table, 'from')]);
   const linked = new Set([...to, ...from].map((t) => t.id));
   const siblings = await ctx.db
     .selectFrom('metabase_table')
@@ -248,7 +240,7 @@ export async function relatedToSegment(ctx: AppContext, caller: Caller, segment:
     table: table ? tableJson(table) : null,
     metrics: cards(await cardsOfTable(ctx, v, segment.table_id, ['metric'])),
     segments: segments(interestingMix(rankBySimilarity(segmentContext(segment), others, segmentContext).map((r) => r.item), `segment:${segment.id}`, byId)),
-    'linked-from': table ? tables(await linkedFrom(ctx, v, table)) : [],
+    'linked-from': table ? tables(await linkedTables(ctx, v, table, 'from')) : [],
   };
 }
 

@@ -6,6 +6,7 @@
 
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, messageError, notFound } from '../http/errors.js';
+import { bool } from '../appdb/portable.js';
 import { connectionFor } from '../databases/connections.js';
 import type { TableRow } from '../databases/database-row.js';
 import { runExclusive, runSync } from './runner.js';
@@ -20,20 +21,34 @@ export type NotifyScan = 'full' | 'schema';
 /** How long a synchronous table sync waits for another instance's sync of the database before answering 409. */
 const LEASE_WAIT_MS = 60_000;
 
-async function tableSync(ctx: AppContext, databaseId: number, tableId: number, scan: NotifyScan): Promise<void> {
-  await runExclusive(
+/**
+ * On the database's sync chain and lease: its metadata re-read, then `afterMetadata` (which picks the table and says
+ * whether to analyze it and scan its values).
+ */
+async function syncAround<T>(
+  ctx: AppContext,
+  databaseId: number,
+  afterMetadata: () => Promise<{ tableId: number | null; scan: NotifyScan; value: T }>,
+): Promise<T> {
+  return runExclusive(
     ctx,
     databaseId,
     async (signal) => {
       const open = await connectionFor(ctx, databaseId);
       await syncMetadata(ctx, open, signal);
-      if (scan === 'full') {
+      const { tableId, scan, value } = await afterMetadata();
+      if (tableId !== null && scan === 'full') {
         await analyzeDatabase(ctx, open, { tableIds: [tableId], signal });
         await scanFieldValues(ctx, open, { tableIds: [tableId], signal });
       }
+      return value;
     },
     { waitMs: LEASE_WAIT_MS },
   );
+}
+
+function tableSync(ctx: AppContext, databaseId: number, tableId: number, scan: NotifyScan): Promise<void> {
+  return syncAround(ctx, databaseId, async () => ({ tableId, scan, value: undefined }));
 }
 
 async function databaseSync(ctx: AppContext, databaseId: number, scan: NotifyScan): Promise<void> {
@@ -79,18 +94,10 @@ export async function notifyNewTable(ctx: AppContext, databaseId: number, schema
   if (!database) throw notFound();
   const find = () => ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', databaseId).where('schema', '=', schema).where('name', '=', name).executeTakeFirst();
   if (await find()) throw badRequest(`Table ${tableLabel(schema, name)} already exists`);
-  return runExclusive(
-    ctx,
-    databaseId,
-    async (signal) => {
-      const open = await connectionFor(ctx, databaseId);
-      await syncMetadata(ctx, open, signal);
-      const created = await find();
-      if (!created || !created.active) throw notFound(`Unable to identify table ${tableLabel(schema, name)}`);
-      await analyzeDatabase(ctx, open, { tableIds: [created.id], signal });
-      await scanFieldValues(ctx, open, { tableIds: [created.id], signal });
-      return (await find())!;
-    },
-    { waitMs: LEASE_WAIT_MS },
-  );
+  const id = await syncAround(ctx, databaseId, async () => {
+    const created = await find();
+    if (!created || !bool(created.active)) throw notFound(`Unable to identify table ${tableLabel(schema, name)}`);
+    return { tableId: created.id, scan: 'full' as const, value: created.id };
+  });
+  return ctx.db.selectFrom('metabase_table').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

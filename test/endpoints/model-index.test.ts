@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb } from '../helpers/server.js';
 import { waitFor } from '../databases/helpers.js';
-import { addWarehouse, type Warehouse } from '../actions/fixtures.js';
+import { addWarehouse, tableModel, type Warehouse } from '../actions/fixtures.js';
 import { callers, ok, type Callers } from './helpers.js';
 
 forEachAppDb('model indexes', (server) => {
@@ -22,16 +22,7 @@ forEachAppDb('model indexes', (server) => {
   before(async () => {
     c = await callers(server());
     warehouse = await addWarehouse(c.admin, 'postgres', { enableActions: false });
-    model = ok(
-      await c.admin.post('/api/card', {
-        name: 'Customers',
-        type: 'model',
-        display: 'table',
-        visualization_settings: {},
-        dataset_query: { database: warehouse.id, type: 'query', query: { 'source-table': warehouse.tables.customers } },
-      }),
-      'model',
-    );
+    model = await tableModel(c.admin, warehouse, 'customers');
     idRef = model.result_metadata.find((m: any) => m.name === 'id').field_ref;
     nameRef = model.result_metadata.find((m: any) => m.name === 'name').field_ref;
   });
@@ -53,7 +44,7 @@ forEachAppDb('model indexes', (server) => {
     assert.equal(found[0].name, 'Grace');
     assert.equal(found[0].id, 2);
     assert.equal(found[0].model_id, model.id);
-    assert.equal(found[0].model_name, 'Customers');
+    assert.equal(found[0].model_name, model.name);
     assert.equal(found[0].model_index_id, index.id);
     assert.deepEqual(found[0].pk_ref, idRef);
     assert.equal(found[0].collection.id, 'root');

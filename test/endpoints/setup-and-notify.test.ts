@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { forEachAppDb } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { waitFor } from '../databases/helpers.js';
-import { addWarehouse, type Warehouse } from '../actions/fixtures.js';
+import { addWarehouse, tableModel, type Warehouse } from '../actions/fixtures.js';
 import { callers, ok, type Callers } from './helpers.js';
 
 const task = (checklist: any[], title: string) => checklist.flatMap((g) => g.tasks).find((t: any) => t.title === title);
@@ -42,16 +42,7 @@ forEachAppDb('admin checklist, user defaults, ETL notifications', (server) => {
     assert.equal(task(before, 'Set up email').is_next_step, true, 'the first triggered task not done');
 
     ok(await c.admin.put('/api/setting/email-smtp-host', { value: 'smtp.example.com' }), 'smtp host');
-    const model = ok(
-      await c.admin.post('/api/card', {
-        name: 'Customers model',
-        type: 'model',
-        display: 'table',
-        visualization_settings: {},
-        dataset_query: { database: warehouse.id, type: 'query', query: { 'source-table': warehouse.tables.customers } },
-      }),
-      'model',
-    );
+    const model = await tableModel(c.admin, warehouse, 'customers');
     ok(await c.admin.put(`/api/table/${warehouse.tables.orders}`, { visibility_type: 'hidden' }), 'hide a table');
     const now = ok(await c.admin.get('/api/setup/admin_checklist'), 'checklist again');
     assert.equal(task(now, 'Set up email').completed, true);
