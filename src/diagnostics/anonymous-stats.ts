@@ -166,7 +166,8 @@ async function fieldMetrics(ctx: AppContext) {
   return { fields: await countOf(ctx, 'metabase_field', own), num_per_table: histogram(await groupCounts(ctx, 'metabase_field', 'table_id', own)) };
 }
 
-const LATENCY_BINS: Array<[string, number, number]> = [
+/** [bin, lowest, highest (null: no upper bound)] */
+const LATENCY_BINS: Array<[string, number, number | null]> = [
   ['0', 0, 0],
   ['< 1', 1, 999],
   ['1-10', 1_000, 9_999],
@@ -174,16 +175,16 @@ const LATENCY_BINS: Array<[string, number, number]> = [
   ['51-250', 50_000, 249_999],
   ['251-1000', 250_000, 999_999],
   ['1001-10000', 1_000_000, 9_999_999],
-  ['10000+', 10_000_000, Number.MAX_SAFE_INTEGER],
+  ['10000+', 10_000_000, null],
 ];
-const PER_USER_BINS: Array<[string, number, number]> = [
+const PER_USER_BINS: Array<[string, number, number | null]> = [
   ['0', 0, 0],
   ['1-10', 1, 9],
   ['11-50', 10, 49],
   ['51-250', 50, 249],
   ['251-1000', 250, 999],
   ['1001-10000', 1_000, 9_999],
-  ['10000+', 10_000, Number.MAX_SAFE_INTEGER],
+  ['10000+', 10_000, null],
 ];
 
 /** Executions of the last 30 days: by status, latency (ms) and how many each user ran (empty bins left out). */
@@ -197,7 +198,9 @@ async function executionMetrics(ctx: AppContext) {
       .select([
         (eb) => eb.fn.countAll().as('executions'),
         sql<number>`sum(case when ${failed} then 1 else 0 end)`.as('failed'),
-        ...LATENCY_BINS.map(([, low, high], i) => sql<number>`sum(case when running_time >= ${low} and running_time <= ${high} then 1 else 0 end)`.as(`latency_${i}`)),
+        ...LATENCY_BINS.map(([, low, high], i) =>
+          (high === null ? sql<number>`sum(case when running_time >= ${low} then 1 else 0 end)` : sql<number>`sum(case when running_time >= ${low} and running_time <= ${high} then 1 else 0 end)`).as(`latency_${i}`),
+        ),
       ]),
   ).execute();
   const executions = num(totals?.executions);
@@ -210,7 +213,7 @@ async function executionMetrics(ctx: AppContext) {
     if (n > 0) out.num_by_latency[bin] = n;
   });
   for (const n of await groupCounts(ctx, 'query_execution', 'executor_id', recent)) {
-    const bin = PER_USER_BINS.find(([, low, high]) => n >= low && n <= high)![0];
+    const bin = PER_USER_BINS.find(([, low, high]) => n >= low && (high === null || n <= high))![0];
     out.num_per_user[bin] = (out.num_per_user[bin] ?? 0) + 1;
   }
   return out;
