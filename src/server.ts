@@ -18,6 +18,7 @@ import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
 
 import { captureLog } from './diagnostics/log-buffer.js';
+import { noteStartupTime } from './diagnostics/startup.js';
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 export interface Server {
@@ -27,6 +28,7 @@ export interface Server {
 }
 
 export async function createServer(config: Config): Promise<Server> {
+  const started = performance.now();
   const app = Fastify({
     // every line is also kept for GET /api/logger/logs (src/diagnostics/log-buffer.ts)
     logger: { level: config.logLevel, hooks: { logMethod: captureLog } },
@@ -69,6 +71,7 @@ export async function createServer(config: Config): Promise<Server> {
   installErrorHandling(app);
   await registerApi(routes(app, ctx), app, ctx);
   startBackgroundTasks(ctx);
+  noteStartupTime(ctx, performance.now() - started);
 
   return {
     app,

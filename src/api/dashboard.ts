@@ -17,7 +17,6 @@ import {
 import { copyDashboard } from '../dashboards/copy.js';
 import { saveTransientDashboard } from '../dashboards/save.js';
 import { dashboardItems } from '../dashboards/items.js';
-import { relatedToDashboard } from '../dashboards/related.js';
 import { dashboardQueryMetadata } from '../dashboards/query-metadata.js';
 import { dashboardParameterValues, validFilterFields } from '../dashboards/chain-filter.js';
 import { clientGoneSignal } from '../http/client-gone.js';
@@ -206,7 +205,6 @@ export function dashboardRoutes(r: Routes) {
   );
 
   r.get('/api/dashboard/:id/items', { params: idParam }, ({ ctx, caller, params }) => dashboardItems(ctx, caller, params.id));
-  r.get('/api/dashboard/:id/related', { params: idParam }, ({ ctx, caller, params }) => relatedToDashboard(ctx, caller, params.id));
   r.get('/api/dashboard/:id/query_metadata', { params: idParam, query: { dashboard_load_id: s.maybe(s.str()) } }, async ({ ctx, caller, params }) =>
     applyDatabaseAccess(ctx, caller, await dashboardQueryMetadata(ctx, caller, params.id), 'view'),
   );

@@ -7,7 +7,8 @@
 
 import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
-import { anonymousStats, bugReportDetails, connectionPoolDetails } from '../diagnostics/report.js';
+import { bugReportDetails, connectionPoolDetails } from '../diagnostics/report.js';
+import { anonymousStats } from '../diagnostics/anonymous-stats.js';
 import { translateEntityIds } from '../diagnostics/entity-ids.js';
 import { recentLogs } from '../diagnostics/log-buffer.js';
 

@@ -5,7 +5,7 @@ import type { Routes } from '../http/route.js';
 import { parseParams, s } from '../http/schema.js';
 import { isCoercionStrategy, isSemanticOrRelationType } from '../databases/type-hierarchy.js';
 import {
-  discardFieldValues, fieldSummary, getField, getFieldValues, relatedToField, remappedValue, removeDimension, rescanField, searchFieldValues,
+  discardFieldValues, fieldSummary, getField, getFieldValues, remappedValue, removeDimension, rescanField, searchFieldValues,
   setDimension, setFieldValues, updateField,
 } from '../databases/field-metadata.js';
 import { checkFieldsVisible } from '../databases/access.js';
@@ -40,10 +40,6 @@ export function fieldRoutes(r: Routes) {
     ({ ctx, caller, params, body, bodyKeys }) => updateField(ctx, caller, params.id, body, bodyKeys),
   );
 
-  r.get('/api/field/:id/related', { params: id }, async ({ ctx, caller, params }) => {
-    await checkFieldsVisible(ctx, caller, [params.id]);
-    return relatedToField(ctx, params.id);
-  });
   r.get('/api/field/:id/summary', { params: id }, async ({ ctx, caller, params }) => {
     await checkFieldsVisible(ctx, caller, [params.id]);
     return fieldSummary(ctx, params.id);

@@ -41,6 +41,11 @@ import { diagnosticsRoutes } from './diagnostics.js';
 import { geojsonRoutes } from './geojson.js';
 import { loginHistoryRoutes } from './login-history.js';
 import { userKeyValueRoutes } from './user-key-value.js';
+import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
+import { notifyRoutes } from './notify.js';
+import { relatedRoutes } from './related.js';
+import { tilesRoutes } from './tiles.js';
+import { modelIndexRoutes } from './model-index.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -72,6 +77,11 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   geojsonRoutes(r);
   loginHistoryRoutes(r);
   userKeyValueRoutes(r);
+  dashboardQuestionCandidateRoutes(r);
+  notifyRoutes(r);
+  relatedRoutes(r);
+  tilesRoutes(r);
+  modelIndexRoutes(r);
   dashboardRoutes(r);
   datasetRoutes(r);
   permissionsGraphRoutes(r);

@@ -1,4 +1,5 @@
-// POST /api/setup: the first admin, once.
+// POST /api/setup: the first admin, once. GET /api/setup/admin_checklist: the admins' getting-started checklist.
+// GET /api/setup/user_defaults: first-user details an operator prepared (MB_USER_DEFAULTS).
 
 import type { Routes } from '../http/route.js';
 import { Respond } from '../http/route.js';
@@ -9,6 +10,8 @@ import { hasUserSetup } from '../users/setup-state.js';
 import { sessionCookies, clientInfo } from '../http/session-cookies.js';
 import { PASSWORD_MESSAGE } from '../users/password-policy.js';
 import { isAvailableLocale, LOCALE_MESSAGE } from '../util/locales.js';
+import { adminChecklist } from '../diagnostics/admin-checklist.js';
+import { userDefaults } from '../users/user-defaults.js';
 
 const setupBody = {
   token: s.check<string>('Token does not match the setup token.', (v) => typeof v === 'string' && v.length > 0),
@@ -34,4 +37,7 @@ export function setupRoutes(r: Routes) {
     const token = await runSetup(ctx, body, client);
     return Respond.json({ id: token }, 200, await sessionCookies(ctx, request, token, false));
   });
+
+  r.get('/api/setup/admin_checklist', { auth: 'admin' }, ({ ctx }) => adminChecklist(ctx));
+  r.get('/api/setup/user_defaults', { auth: 'none', query: { token: s.maybe(s.str()) } }, ({ ctx, query }) => userDefaults(ctx, query.token ?? null));
 }

@@ -1,5 +1,5 @@
 // /api/table: outside the spec but used by every client — listing and editing tables, the query builder's view of
-// a table (query_metadata, also for saved questions as `card__<id>`), FKs, related tables, field order, and
+// a table (query_metadata, also for saved questions as `card__<id>`), FKs, field order, and
 // per-table value maintenance.
 
 import { recordView } from '../activity/views.js';
@@ -7,7 +7,7 @@ import type { Routes } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { notFound } from '../http/errors.js';
 import {
-  discardTableValues, foreignKeysInto, getTable, isEntityType, listTables, queryMetadata, relatedToTable, reorderFields, rescanTableValues, tableOr404,
+  discardTableValues, foreignKeysInto, getTable, isEntityType, listTables, queryMetadata, reorderFields, rescanTableValues, tableOr404,
   updateTables,
 } from '../databases/table-metadata.js';
 import { virtualTableMetadata } from '../databases/saved-questions.js';
@@ -59,7 +59,6 @@ export function tableRoutes(r: Routes) {
     const access = await checkTableVisible(ctx, caller, await tableOr404(ctx, params.id));
     return foreignKeysInto(ctx, params.id, access);
   });
-  r.get('/api/table/:id/related', { params: id }, ({ ctx, caller, params }) => relatedToTable(ctx, caller, params.id));
 
   r.put('/api/table/:id/fields/order', { auth: 'admin', params: id }, ({ ctx, params, request }) => {
     const order = Array.isArray(request.body) ? request.body : [];

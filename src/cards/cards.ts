@@ -443,25 +443,33 @@ export async function moveCards(ctx: AppContext, caller: Caller, cardIds: number
   await ctx.db.transaction().execute(async (trx) => {
     for (const id of new Set(cardIds)) {
       const card = cards.get(id)!;
-      const where = targets.get(card.type as string)!;
-      if (card.collection_id === where.collectionId && card.dashboard_id === where.dashboardId) continue;
-      await trx
-        .updateTable('report_card')
-        .set({ collection_id: where.collectionId, dashboard_id: where.dashboardId, collection_position: null, updated_at: nowIso() })
-        .where('id', '=', id)
-        .execute();
-      if (card.dashboard_id !== null) {
-        await trx.deleteFrom('report_dashboardcard').where('card_id', '=', id).where('dashboard_id', '=', card.dashboard_id).execute();
-      }
-      if (where.dashboardId !== null) {
-        const already = await trx.selectFrom('report_dashboardcard').select('id').where('card_id', '=', id).where('dashboard_id', '=', where.dashboardId).executeTakeFirst();
-        if (!already) await addToDashboard(ctx, trx, id, where.dashboardId, null);
-      }
-      const row = await requireCard(ctx, id, trx);
-      await pushRevision(ctx, trx, { model: 'Card', modelId: id, userId: caller.user.id, object: serializeCard(row) });
+      await relocateCard(ctx, trx, card, targets.get(card.type as string)!, caller.user.id);
     }
   });
   return { status: 'ok' };
+}
+
+/**
+ * Inside the caller's transaction, puts a card (already checked) in its new place: a collection, or a dashboard as
+ * its dashboard question (on that dashboard, added under its cards unless it is there already); its old dashboard
+ * loses it; a revision records the move.
+ */
+export async function relocateCard(ctx: AppContext, trx: Db, card: CardRow, where: { collectionId: number | null; dashboardId: number | null }, userId: number): Promise<void> {
+  if (card.collection_id === where.collectionId && card.dashboard_id === where.dashboardId) return;
+  await trx
+    .updateTable('report_card')
+    .set({ collection_id: where.collectionId, dashboard_id: where.dashboardId, collection_position: null, updated_at: nowIso() })
+    .where('id', '=', card.id)
+    .execute();
+  if (card.dashboard_id !== null) {
+    await trx.deleteFrom('report_dashboardcard').where('card_id', '=', card.id).where('dashboard_id', '=', card.dashboard_id).execute();
+  }
+  if (where.dashboardId !== null) {
+    const already = await trx.selectFrom('report_dashboardcard').select('id').where('card_id', '=', card.id).where('dashboard_id', '=', where.dashboardId).executeTakeFirst();
+    if (!already) await addToDashboard(ctx, trx, card.id, where.dashboardId, null);
+  }
+  const row = await requireCard(ctx, card.id, trx);
+  await pushRevision(ctx, trx, { model: 'Card', modelId: card.id, userId, object: serializeCard(row) });
 }
 
 /** GET /api/card/:id/dashboards: the dashboards (the caller can see) that show the card. */

@@ -153,7 +153,18 @@ export function runParameters(card: CardRow, dashcard: DashcardRow, fromDashboar
   return [...fromDashboard, ...defaults];
 }
 
-export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: FastifyReply, options: DashcardRunOptions) {
+export interface DashcardQuery {
+  request: QueryRequest;
+  card: CardRow;
+  /** Why the request's parameters can't run (a failed query, not an unfiltered one), or null. */
+  problem: string | null;
+}
+
+/**
+ * What running a dashcard's card means: the card (on this dashcard, readable), its query and the parameters the
+ * dashboard's filters give it. 404 for a dashcard or card that isn't there.
+ */
+export async function dashcardQueryRequest(ctx: AppContext, caller: Caller, options: DashcardRunOptions): Promise<DashcardQuery> {
   const loaded = await loadDashboard(ctx, caller, options);
   const dashcard = loaded.dashcards.get(options.dashcardId);
   if (!dashcard) throw notFound();
@@ -190,6 +201,11 @@ export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: F
         }
       : {}),
   };
+  return { request, card, problem };
+}
+
+export async function runDashcardQuery(ctx: AppContext, caller: Caller, reply: FastifyReply, options: DashcardRunOptions) {
+  const { request, card, problem } = await dashcardQueryRequest(ctx, caller, options);
   if (problem) return replyWithQueryError(ctx, reply, request, new QueryError('invalid-parameter', problem));
   const query = request.query as { type?: string };
   if (options.pivot && query.type === 'query') return runPivotQuery(ctx, reply, { ...request, pivot: pivotSplit(card) });

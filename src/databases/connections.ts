@@ -74,6 +74,11 @@ export function connectionForRow(ctx: AppContext, database: DatabaseRow): OpenDa
   return { database, driver, connection };
 }
 
+/** The databases whose pools this process has opened, with their connections (for the pools' figures). */
+export function openConnections(ctx: AppContext): Array<{ databaseId: number; connection: DriverConnection }> {
+  return [...poolsOf(ctx)].map(([databaseId, entry]) => ({ databaseId, connection: entry.connection }));
+}
+
 /** Closes the database's pool (after its details changed or it was deleted); the next use reopens it. */
 export async function closeConnection(ctx: AppContext, databaseId: number): Promise<void> {
   const map = poolsOf(ctx);

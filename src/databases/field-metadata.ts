@@ -223,14 +223,6 @@ export async function fieldSummary(ctx: AppContext, id: number) {
   return [['count', Number(count)], ['distincts', Number(distincts)]];
 }
 
-/** GET /api/field/:id/related: the field's table and its sibling fields. */
-export async function relatedToField(ctx: AppContext, id: number) {
-  const field = await fieldOr404(ctx, id);
-  const table = await tableOf(ctx, field);
-  const siblings = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', table.id).where('active', '=', true).where('id', '!=', id).where('visibility_type', 'not in', ['retired', 'sensitive']).orderBy('position').limit(10).execute();
-  return { table: tableJson(table), fields: siblings.map(fieldJson), segments: [], metrics: [] };
-}
-
 /** A query-string value read as the field's type (so "42" matches an integer key). */
 function typedValue(field: FieldRow, value: string): unknown {
   const type = field.effective_type ?? field.base_type;

@@ -1,5 +1,5 @@
 // Tables: reading and editing their metadata, the query-builder view of a table (query_metadata), foreign keys
-// pointing at it, related tables, field order, and per-table value maintenance.
+// pointing at it, field order, and per-table value maintenance.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
@@ -156,32 +156,6 @@ export async function foreignKeysInto(ctx: AppContext, id: number, access: DataA
     destination: { ...fieldJson(byId.get(o.fk_target_field_id!)!), table: tableJson(destinationTable) },
     relationship: 'Mt1',
   }));
-}
-
-/** GET /api/table/:id/related: tables linked by foreign keys either way, and the table's neighbours (those the caller may see). */
-export async function relatedToTable(ctx: AppContext, caller: Caller, id: number) {
-  const table = await tableOr404(ctx, id);
-  const access = await checkTableVisible(ctx, caller, table);
-  const fields = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
-  const targetIds = fields.map((f) => f.fk_target_field_id).filter((x): x is number => x !== null);
-  const linkingToIds = targetIds.length
-    ? (await ctx.db.selectFrom('metabase_field').select('table_id').where('id', 'in', targetIds).execute()).map((r) => r.table_id)
-    : [];
-  const linkedFromIds = fields.length
-    ? (await ctx.db.selectFrom('metabase_field').select('table_id').where('fk_target_field_id', 'in', fields.map((f) => f.id)).where('active', '=', true).execute()).map((r) => r.table_id)
-    : [];
-  const siblings = visibleTablesOf(access, await ctx.db.selectFrom('metabase_table').selectAll().where('db_id', '=', table.db_id).where('active', '=', true).where('visibility_type', 'is', null).orderBy('name').execute());
-  const pick = (ids: number[]) => siblings.filter((t) => ids.includes(t.id) && t.id !== id).map(tableJson);
-  const linked = new Set([...linkingToIds, ...linkedFromIds]);
-  return {
-    table: tableJson(table),
-    segments: (await segmentsOfTables(ctx, [id])).get(id) ?? [],
-    metrics: [],
-    'linking-to': pick(linkingToIds),
-    'linked-from': pick(linkedFromIds),
-    tables: siblings.filter((t) => t.id !== id && !linked.has(t.id) && t.schema === table.schema).slice(0, 5).map(tableJson),
-    cards: [],
-  };
 }
 
 /** PUT /api/table/:id/fields/order: the field ids in their new order (all active fields of the table). */

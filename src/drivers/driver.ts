@@ -137,6 +137,18 @@ export interface WriteSession {
   run(sql: string, params: unknown[]): Promise<WriteResult>;
 }
 
+/** What a database's connection pool holds right now (Metabase's pool figures). */
+export interface PoolStats {
+  /** Connections open (busy and idle). */
+  total: number;
+  idle: number;
+  busy: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  min: number;
+  max: number;
+}
+
 /** An open connection pool to one connected database. */
 export interface DriverConnection {
   /** Throws an Error whose message is the driver's (humanized) reason when the database can't be reached. */
@@ -156,6 +168,8 @@ export interface DriverConnection {
   /** The database server's time zone (IANA id when known), or null. */
   timezone(): Promise<string | null>;
   close(): Promise<void>;
+  /** The pool's figures now (null before the pool was first used, or when the client library doesn't tell). */
+  poolStats?(): PoolStats | null;
 }
 
 export interface Driver {

@@ -133,7 +133,20 @@ export function sendValue(reply: FastifyReply, value: unknown): FastifyReply | v
   return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
+const declared = new WeakMap<FastifyInstance, Array<{ method: string; path: string }>>();
+
+/**
+ * Every route declared through `routes()`, with its path as written (`/api/tiles/:card-id/…`): Fastify's own route
+ * tree merges parameters of different names at the same position, so only this list says which name each route
+ * gave them (the authorization matrix reads it).
+ */
+export function declaredRoutes(app: FastifyInstance): ReadonlyArray<{ method: string; path: string }> {
+  return declared.get(app) ?? [];
+}
+
 export function routes(app: FastifyInstance, ctx: AppContext) {
+  const list: Array<{ method: string; path: string }> = declared.get(app) ?? [];
+  declared.set(app, list);
   function register<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -141,6 +154,7 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
     handler: Handler<P, Q, B>,
   ) {
     const auth = spec.auth ?? 'user';
+    list.push({ method, path });
     app.route({
       method,
       url: routePath(path, spec.params),

@@ -234,3 +234,18 @@ export async function lastEditInfo(db: Db, model: string, ids: number[]): Promis
   }
   return out;
 }
+
+/** Ids of the objects of one model a user revised, most recently revised first (each once). */
+export async function recentlyRevisedIds(db: Db, model: string, userId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('revision')
+    .select(['model_id', (eb) => eb.fn.max('timestamp').as('latest')])
+    .where('model', '=', model)
+    .where('user_id', '=', userId)
+    .groupBy('model_id')
+    .orderBy('latest', 'desc')
+    .orderBy('model_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.model_id);
+}

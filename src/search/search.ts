@@ -19,10 +19,13 @@ import { dataAccess } from '../permissions/data-access.js';
 import { snippetAccess } from '../permissions/snippets.js';
 import { legacyQuery } from '../cards/query-info.js';
 import { segmentSearchRows } from '../segments/segments.js';
+import { indexedEntitySearchRows } from '../model-index/search.js';
 
 /** Result kinds in Metabase's order of preference when scores tie. */
 export const SEARCH_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'action', 'database', 'snippet'] as const;
-const DEFAULT_MODELS = ['dashboard', 'metric', 'segment', 'card', 'dataset', 'collection', 'table', 'database', 'action'];
+const DEFAULT_MODELS = ['dashboard', 'metric', 'segment', 'indexed-entity', 'card', 'dataset', 'collection', 'table', 'database', 'action'];
+/** The most indexed records one search considers (a model indexes up to 25,000). */
+const MAX_INDEXED_ENTITIES = 500;
 /** Kinds that live outside collections (a `collection` filter leaves them out; their `collection` is all nulls). */
 const OUTSIDE_COLLECTIONS = ['table', 'database', 'segment'];
 
@@ -355,6 +358,23 @@ async function loadCandidates(ctx: AppContext, access: CollectionAccess, models:
         updatedAt: row.updated_at,
         databaseId: row.type === 'query' ? row.database_id : row.model_database_id,
         json: { model_id: row.model_id, model_name: row.model_name, action_type: row.type, database_id: row.type === 'query' ? row.database_id : row.model_database_id, archived: bool(row.archived) },
+      }));
+    }
+  }
+  if (models.has('indexed-entity') && !options.archived) {
+    // the records of indexed models (src/model-index), found by their indexed text, where the model may be read
+    for (const row of await indexedEntitySearchRows(ctx, access, { q: options.q, tableDbId: options.tableDbId, limit: MAX_INDEXED_ENTITIES })) {
+      out.push(candidate({
+        model: 'indexed-entity',
+        id: row.model_pk,
+        name: row.name,
+        description: null,
+        texts: [],
+        collectionId: row.collection_id,
+        databaseId: row.database_id,
+        createdAt: null,
+        updatedAt: null,
+        json: { model_id: row.model_id, model_name: row.model_name, model_index_id: row.model_index_id, pk_ref: row.pk_ref },
       }));
     }
   }

@@ -95,6 +95,13 @@ async function checkRead(ctx: AppContext, caller: Caller, row: SegmentRow): Prom
   if (!(await readableTableIds(ctx, caller, [row.table_id])).has(row.table_id)) throw forbidden();
 }
 
+/** A segment the caller may read: 404 when there is none, 403 unless they may query its table (archived ones too). */
+export async function readableSegment(ctx: AppContext, caller: Caller, id: number): Promise<SegmentRow> {
+  const row = await requireSegment(ctx.db, id);
+  await checkRead(ctx, caller, row);
+  return row;
+}
+
 /** GET /api/segment: every non-archived segment of a table the caller may query, by name. */
 export async function listSegments(ctx: AppContext, caller: Caller) {
   const rows = await ctx.db.selectFrom('segment').selectAll().where('archived', '=', false).execute();
@@ -107,9 +114,7 @@ export async function listSegments(ctx: AppContext, caller: Caller) {
 
 /** GET /api/segment/:id (archived ones too). */
 export async function getSegment(ctx: AppContext, caller: Caller, id: number) {
-  const row = await requireSegment(ctx.db, id);
-  await checkRead(ctx, caller, row);
-  return (await hydrated(ctx, [row]))[0];
+  return (await hydrated(ctx, [await readableSegment(ctx, caller, id)]))[0];
 }
 
 /** The state of a segment a revision records (Metabase keeps every column but the timestamps). */

@@ -39,6 +39,23 @@ function append(runner: Runner, databaseId: number, settled: Promise<unknown>): 
   });
 }
 
+/** Work other modules do after a database's field values were scanned (a `values` or `full` sync that finished). */
+type ValuesScannedListener = (ctx: AppContext, databaseId: number) => Promise<void>;
+const valuesScannedListeners: ValuesScannedListener[] = [];
+
+/** Runs `listener` after each field-values scan of a database, in the background (errors are logged). */
+export function onFieldValuesScanned(listener: ValuesScannedListener): void {
+  valuesScannedListeners.push(listener);
+}
+
+function afterValuesScanned(ctx: AppContext, runner: Runner, databaseId: number): void {
+  const follow = Promise.all(
+    valuesScannedListeners.map((listener) => listener(ctx, databaseId).catch((error) => ctx.log.warn({ err: error, db: databaseId }, 'work after a field-values scan failed'))),
+  );
+  runner.running.add(follow);
+  void follow.finally(() => runner.running.delete(follow));
+}
+
 /** Queues a sync of the database and returns when it has run (never rejects). */
 export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Promise<SyncOutcome> {
   const runner = runnerOf(ctx);
@@ -55,10 +72,12 @@ export function runSync(ctx: AppContext, databaseId: number, kind: SyncKind): Pr
   const job: Promise<SyncOutcome> = previous.then(async () => {
     queue.delete(kind);
     if (runner.abort.signal.aborted) return 'failed' as const;
-    return syncDatabase(ctx, databaseId, kind, runner.abort.signal).catch((error) => {
+    const outcome = await syncDatabase(ctx, databaseId, kind, runner.abort.signal).catch((error) => {
       ctx.log.warn({ err: error, db: databaseId }, 'sync crashed');
       return 'failed' as const;
     });
+    if (outcome === 'done' && (kind === 'values' || kind === 'full') && !runner.abort.signal.aborted) afterValuesScanned(ctx, runner, databaseId);
+    return outcome;
   });
   queue.set(kind, job);
   append(runner, databaseId, job);

@@ -277,6 +277,22 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/user-key-value/namespace/:namespace/key/:key': { users: 204, admin: 204 },
   'PUT /api/user-key-value/namespace/:namespace/key/:key': invalid, // no value
   'DELETE /api/user-key-value/namespace/:namespace/key/:key': { users: 204 },
+  // the endpoints the first pass left for later (test/endpoints)
+  'GET /api/collection/root/dashboard-question-candidates': {},
+  'GET /api/collection/:id/dashboard-question-candidates': {},
+  'POST /api/collection/root/move-dashboard-question-candidates': { body: () => ({ card_ids: [999999] }) }, // moves nothing
+  'POST /api/collection/:id/move-dashboard-question-candidates': { body: () => ({ card_ids: [999999] }) },
+  'GET /api/setup/admin_checklist': {},
+  'GET /api/segment/:id/related': dataRead,
+  'GET /api/card/:id/related': {}, // the card is in the admin-only collection
+  'POST /api/card/related': { body: productsCount, user: 200, nodata: 403, admin: 200 },
+  'GET /api/tiles/:zoom/:x/:y/:lat-field/:lon-field': { ...dataRead, query: (fx) => ({ query: JSON.stringify({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PEOPLE') } }) }) },
+  'GET /api/tiles/:card-id/:zoom/:x/:y/:lat-field/:lon-field': { admin: 400 }, // the card has no latitude
+  'GET /api/tiles/:dashboard-id/dashcard/:dashcard-id/card/:card-id/:zoom/:x/:y/:lat-field/:lon-field': { admin: 400 },
+  'POST /api/model-index': invalid,
+  'GET /api/model-index': invalid, // no model_id
+  'GET /api/model-index/:id': { users: 404, admin: 404 }, // there is none
+  'DELETE /api/model-index/:id': { users: 404, admin: 404 },
 };
 
 /** Routes open to anonymous callers (public links, embedding, sign-in): `all` is what everyone gets. */
@@ -294,6 +310,10 @@ const OPEN: Record<string, Expectation> = {
   'POST /api/session/password-check': { all: 400 },
   'POST /api/session/reset_password': { all: 400 },
   'POST /api/setup': { all: 403 }, // set up already
+  'GET /api/setup/user_defaults': { all: 404 }, // MB_USER_DEFAULTS is not set
+  'POST /api/notify/db/:id': { all: 403 }, // MB_API_KEY is not set: nobody
+  'POST /api/notify/db/:id/new-table': { all: 403 },
+  'POST /api/notify/db/attached_datawarehouse': { all: 403 },
   'GET /api/public/action/:uuid': { all: 200 },
   'POST /api/public/action/:uuid/execute': { all: 400 }, // no parameter values
   'GET /api/public/card/:uuid': { all: 200 },

@@ -206,6 +206,11 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     key: at('/api/geojson') ? 'us_states' : 'site-name',
     namespace: 'matrix',
     modal: 'qbnewb',
+    zoom: '0',
+    x: '0',
+    y: '0',
+    'lat-field': JSON.stringify(['field', fx.sample.field('PEOPLE', 'LATITUDE'), null]),
+    'lon-field': JSON.stringify(['field', fx.sample.field('PEOPLE', 'LONGITUDE'), null]),
   };
   return path.replace(/:([a-z-]+)/g, (_m, name: string) => {
     const value = values[name];

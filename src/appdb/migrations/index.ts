@@ -22,6 +22,7 @@ import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
 import * as m0100 from './0100_snippet_template_tags.js';
 import * as m0105 from './0105_user_key_value.js';
+import * as m0106 from './0106_model_index.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -49,4 +50,5 @@ export const migrations: Record<string, AppMigration> = {
   '0070_segments': m0070,
   '0100_snippet_template_tags': m0100,
   '0105_user_key_value': m0105,
+  '0106_model_index': m0106,
 };

@@ -2,7 +2,7 @@
 // to run one statement at a time. Results are pulled chunk by chunk (2,048 rows); interrupt() cancels.
 
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ResourcePool } from '../shared/pool.js';
@@ -56,6 +56,12 @@ export class DuckdbConnection implements DriverConnection {
     } finally {
       pool.release(connection);
     }
+  }
+
+  poolStats(): PoolStats | null {
+    if (!this.pool) return null;
+    const { total, idle, waiting, max } = this.pool.stats();
+    return { total, idle, busy: total - idle, waiting, min: 0, max };
   }
 
   async test(): Promise<void> {

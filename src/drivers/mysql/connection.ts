@@ -6,7 +6,7 @@
 
 import mysql from 'mysql2';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream, WriteResult, WriteSession } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteResult, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { flag, num, str } from '../shared/details.js';
@@ -164,6 +164,18 @@ export class MysqlConnection implements DriverConnection {
     } finally {
       connection.release();
     }
+  }
+
+  /**
+   * mysql2's pool has no public figures; its queues of all connections, free ones and waiting callers are read
+   * where it keeps them (null if a later mysql2 keeps them elsewhere).
+   */
+  poolStats(): PoolStats | null {
+    const internals = this.pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+    const lengths = [internals._allConnections?.length, internals._freeConnections?.length, internals._connectionQueue?.length];
+    if (!lengths.every((n) => typeof n === 'number')) return null;
+    const [total, idle, waiting] = lengths as number[];
+    return { total, idle, busy: total - idle, waiting, min: 0, max: this.options.maxConnections };
   }
 
   async test(): Promise<void> {

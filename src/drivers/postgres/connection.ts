@@ -3,7 +3,7 @@
 // pg_cancel_backend from a separate short-lived connection.
 
 import pg from 'pg';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream, WriteSession } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { schemaFilter } from '../shared/schema-filters.js';
@@ -85,6 +85,12 @@ export class PostgresConnection implements DriverConnection {
     } finally {
       client.release();
     }
+  }
+
+  poolStats(): PoolStats {
+    const total = this.pool.totalCount;
+    const idle = this.pool.idleCount;
+    return { total, idle, busy: total - idle, waiting: this.pool.waitingCount, min: 0, max: this.options.maxConnections };
   }
 
   async test(): Promise<void> {

@@ -5,10 +5,11 @@ import type { DriverConnection } from '../driver.js';
 
 export function lazyConnection(load: () => Promise<DriverConnection>): DriverConnection {
   let loaded: Promise<DriverConnection> | null = null;
+  let ready: DriverConnection | null = null;
   let closed = false;
   const get = () => {
     if (closed) return Promise.reject(new Error('This database connection is closed.'));
-    loaded ??= load();
+    loaded ??= load().then((connection) => (ready = connection));
     return loaded;
   };
   return {
@@ -23,6 +24,7 @@ export function lazyConnection(load: () => Promise<DriverConnection>): DriverCon
     schemas: async () => (await get()).schemas(),
     version: async () => (await get()).version(),
     timezone: async () => (await get()).timezone(),
+    poolStats: () => ready?.poolStats?.() ?? null,
     close: async () => {
       closed = true;
       if (loaded) await (await loaded).close();

@@ -32,6 +32,11 @@ export class ResourcePool<T> {
     return new Promise<T>((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  /** Resources open (in use and idle), idle ones, and callers waiting for one. */
+  stats(): { total: number; idle: number; waiting: number; max: number } {
+    return { total: this.size, idle: this.idle.length, waiting: this.waiters.length, max: this.max };
+  }
+
   /** Returns a resource; `broken` ones are destroyed instead of reused. */
   release(resource: T, broken = false): void {
     if (broken || this.closed) {

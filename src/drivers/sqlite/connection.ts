@@ -4,7 +4,7 @@
 
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
@@ -84,6 +84,12 @@ export class SqliteConnection implements DriverConnection {
     this.handle = handle;
     this.file = file;
     return handle;
+  }
+
+  poolStats(): PoolStats | null {
+    if (!this.pool) return null;
+    const { total, idle, waiting, max } = this.pool.stats();
+    return { total, idle, busy: total - idle, waiting, min: 0, max };
   }
 
   async test(): Promise<void> {

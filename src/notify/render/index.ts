@@ -72,6 +72,11 @@ export async function renderCardHtml(
   }
 }
 
+/** Any SVG drawn as a PNG `width` pixels wide, in the pool (map tiles: `transparent`, to lay over a map). */
+export async function renderSvgPng(svg: string, width: number, options: { transparent?: boolean } = {}): Promise<Buffer> {
+  return toBuffer(await renderPool().run<Uint8Array>('svg', { svg, width, transparent: options.transparent === true }));
+}
+
 /** Stops the render workers (the server's onClose); a later render starts them again. */
 export async function closeRenderer(): Promise<void> {
   const current = pool;

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-export type JobKind = 'png' | 'html';
+export type JobKind = 'png' | 'html' | 'svg';
 
 interface Job {
   id: number;

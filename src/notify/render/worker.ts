@@ -3,13 +3,12 @@
 
 import { parentPort } from 'node:worker_threads';
 import { renderHtmlNow, renderPngNow } from './job.js';
+import { svgToPng } from './rasterize.js';
 import type { HtmlRenderOptions, RenderableCard, RenderableResult, RenderOptions } from './types.js';
 
-interface Message {
-  id: number;
-  kind: 'png' | 'html';
-  payload: { card: RenderableCard; result: RenderableResult; options: RenderOptions };
-}
+type Message =
+  | { id: number; kind: 'png' | 'html'; payload: { card: RenderableCard; result: RenderableResult; options: RenderOptions } }
+  | { id: number; kind: 'svg'; payload: { svg: string; width: number; transparent: boolean } };
 
 function detached(png: Buffer): Uint8Array<ArrayBuffer> {
   // A copy of its own, so transferring it can't detach memory other buffers share.
@@ -17,8 +16,13 @@ function detached(png: Buffer): Uint8Array<ArrayBuffer> {
 }
 
 parentPort?.on('message', (message: Message) => {
-  const { card, result, options } = message.payload;
   try {
+    if (message.kind === 'svg') {
+      const png = detached(svgToPng(message.payload.svg, message.payload.width, { transparent: message.payload.transparent }));
+      parentPort?.postMessage({ id: message.id, value: png }, [png.buffer]);
+      return;
+    }
+    const { card, result, options } = message.payload;
     if (message.kind === 'png') {
       const png = detached(renderPngNow(card, result, options));
       parentPort?.postMessage({ id: message.id, value: png }, [png.buffer]);
