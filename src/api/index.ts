@@ -34,6 +34,7 @@ import { previewEmbedRoutes } from './preview-embed.js';
 import { actionRoutes } from './action.js';
 import { segmentRoutes } from './segment.js';
 import { taskRoutes } from './task.js';
+import { emailRoutes } from './email.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -63,6 +64,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   actionRoutes(r);
   segmentRoutes(r);
   taskRoutes(r);
+  emailRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);

@@ -17,6 +17,7 @@ import type { DataPermissionTables } from '../permissions/data-tables.js';
 import type { ActionTables } from '../actions/tables.js';
 import type { SegmentTables } from '../segments/tables.js';
 import type { AppLockTables } from './lock-tables.js';
+import type { NotifyTables } from '../notify/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -32,3 +33,5 @@ export interface DB extends ActionTables {}
 export interface DB extends SegmentTables {}
 // Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
 export interface DB extends AppLockTables {}
+// Subscriptions, alerts and notification channels.
+export interface DB extends NotifyTables {}

@@ -21,6 +21,7 @@ import * as m0050 from './0050_data_permissions.js';
 import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
 import * as m0080 from './0080_task_history_and_scheduler.js';
+import * as m0081 from './0081_pulses_and_channels.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -47,4 +48,5 @@ export const migrations: Record<string, AppMigration> = {
   '0060_actions': m0060,
   '0070_segments': m0070,
   '0080_task_history_and_scheduler': m0080,
+  '0081_pulses_and_channels': m0081,
 };
