@@ -3,6 +3,7 @@
 // /api/notification serves alerts from the same rows; `pulse_channel.cron_schedule` holds a schedule that the
 // schedule_* columns can't say (a notification's own cron).
 
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppDbDialect } from '../connect.js';
 import { withId, longText, TS } from '../portable.js';
@@ -80,4 +81,7 @@ export async function up(db: Kysely<any>, dialect: AppDbDialect): Promise<void> 
     .execute();
   await db.schema.createIndex('idx_pulse_channel_recipient').on('pulse_channel_recipient').columns(['pulse_channel_id', 'user_id']).unique().execute();
   await db.schema.createIndex('idx_pulse_channel_recipient_user').on('pulse_channel_recipient').column('user_id').execute();
+
+  // the key of the unsubscribe links' hashes (src/notify/unsubscribe.ts): made once, here, so every instance shares it
+  await db.insertInto('setting').values({ key: 'site-uuid-for-unsubscribing-url', value: randomBytes(32).toString('hex') }).execute();
 }
