@@ -11,7 +11,8 @@ const outDir = join(root, 'dist');
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'src/main.ts')],
+  // The render worker (src/notify/render/pool.ts) loads dist/render-worker.js beside the main bundle.
+  entryPoints: [{ in: join(root, 'src/main.ts'), out: 'main' }, { in: join(root, 'src/notify/render/worker.ts'), out: 'render-worker' }],
   outdir: outDir,
   bundle: true,
   splitting: true,
@@ -19,7 +20,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', '@duckdb/*', 'pg-native', 'fxa-common-password-list'],
+  external: ['better-sqlite3', '@duckdb/*', 'pg-native', 'fxa-common-password-list', '@resvg/resvg-js'],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __quarryCreateRequire } from 'node:module'; const require = __quarryCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -27,7 +27,7 @@ function sameRef(a: unknown, b: unknown): boolean {
 }
 
 /** The `column_settings` entry of a column: keyed `["name","X"]` or `["ref",<field ref>]` (JSON text). */
-function columnSettings(col: Col, viz: Viz): Record<string, unknown> | null {
+export function columnSettings(col: Col, viz: Viz): Record<string, unknown> | null {
   const all = viz?.column_settings;
   if (!all || typeof all !== 'object') return null;
   let byRef: Record<string, unknown> | null = null;
