@@ -35,6 +35,11 @@ import { actionRoutes } from './action.js';
 import { segmentRoutes } from './segment.js';
 import { taskRoutes } from './task.js';
 import { emailRoutes } from './email.js';
+import { pulseRoutes } from './pulse.js';
+import { alertRoutes } from './alert.js';
+import { channelRoutes } from './channel.js';
+import { slackRoutes } from './slack.js';
+import { startNotifications } from '../notify/index.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -65,9 +70,15 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   segmentRoutes(r);
   taskRoutes(r);
   emailRoutes(r);
+  pulseRoutes(r);
+  alertRoutes(r);
+  channelRoutes(r);
+  slackRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
+  // Scheduled subscription and alert sends.
+  startNotifications(_ctx);
 }

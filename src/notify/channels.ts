@@ -125,7 +125,15 @@ export async function createChannel(ctx: AppContext, input: ChannelInput) {
   }
 }
 
-export async function updateChannel(ctx: AppContext, id: number, input: Partial<ChannelInput>, present: Set<string>) {
+export interface ChannelUpdate {
+  name?: string | null;
+  description?: string | null;
+  type?: string | null;
+  details?: Obj | null;
+  active?: boolean | null;
+}
+
+export async function updateChannel(ctx: AppContext, id: number, input: ChannelUpdate, present: Set<string>) {
   const row = await requireChannel(ctx, id);
   const changes: Obj = { updated_at: nowIso() };
   if (present.has('type') && input.type !== null && input.type !== undefined) changes.type = checkChannelType(input.type, 'type', 'nullable ');

@@ -6,7 +6,7 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
 import { nowIso } from '../appdb/portable.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
 import { cardsByIds } from '../cards/store.js';
@@ -115,6 +115,12 @@ export async function getPulse(ctx: AppContext, caller: Caller, id: number) {
   return json;
 }
 
+/** Subscriptions go by email or Slack; webhooks send alerts only (as in Metabase). */
+export function subscriptionChannels(channels: Obj[]): Obj[] {
+  if (channels.some((c) => c.channel_type === 'http')) throw fieldError('channels', 'Webhook channels send alerts only; a dashboard subscription goes by email or Slack.');
+  return channels;
+}
+
 // ----- writing ----------------------------------------------------------------------------------------------------
 
 export interface PulseBody {
@@ -140,7 +146,7 @@ export async function createPulse(ctx: AppContext, caller: Caller, body: PulseBo
     viewer.access.checkWrite(collectionId);
   }
   const parameters = checkParameters(body.parameters);
-  const channels = await parseChannels(ctx, body.channels);
+  const channels = await parseChannels(ctx, subscriptionChannels(body.channels));
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(trx, ctx, {
       name: body.name,
@@ -194,7 +200,7 @@ export async function updatePulse(ctx: AppContext, caller: Caller, id: number, b
   if (present.has('collection_position')) changes.collection_position = body.collection_position ?? null;
   const archiving = present.has('archived') && body.archived !== null && body.archived !== undefined ? body.archived : null;
   if (archiving !== null) changes.archived = archiving;
-  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, body.channels) : null;
+  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, subscriptionChannels(body.channels)) : null;
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('pulse').set(changes).where('id', '=', id).execute();
     if (cards) await writeCards(trx, id, cards, loaded.cards);

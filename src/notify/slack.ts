@@ -166,3 +166,33 @@ export async function postToSlack(ctx: AppContext, channel: string, header: stri
     await call(ctx, token, 'chat.postMessage', { channel: channel.replace(/^#/, ''), text: header, blocks: blocks.slice(i, i + 50) });
   }
 }
+
+/** The manifest an admin pastes into Slack to create the app (the scopes the calls above need). */
+export const SLACK_MANIFEST = `_metadata:
+  major_version: 1
+  minor_version: 1
+display_information:
+  name: Metabase
+  description: Dashboard subscriptions and alerts from Metabase
+  background_color: "#509EE3"
+features:
+  bot_user:
+    display_name: Metabase
+    always_online: true
+oauth_config:
+  scopes:
+    bot:
+      - users:read
+      - channels:read
+      - channels:join
+      - files:write
+      - chat:write
+      - chat:write.customize
+      - chat:write.public
+      - groups:read
+settings:
+  org_deploy_enabled: false
+  socket_mode_enabled: false
+  is_hosted: false
+  token_rotation_enabled: false
+`;
