@@ -16,8 +16,8 @@ export interface SmtpSink {
   host: string;
   port: number;
   messages: ReceivedMail[];
-  /** Answer the next `count` RCPT TO commands with this SMTP code (451: try later; 550: no such mailbox). */
-  refuseNext(code: number, count?: number): void;
+  /** Answer the next `count` RCPT TO commands (for `address` only, when given) with this SMTP code (451: try later; 550: no such mailbox). */
+  refuseNext(code: number, count?: number, address?: string): void;
   /** Waits until at least `n` messages arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Settings for PUT /api/email pointing at this sink. */
@@ -27,7 +27,7 @@ export interface SmtpSink {
 
 export async function startSmtpSink(options: { username?: string; password?: string } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
-  let refusals: { code: number; count: number } | null = null;
+  let refusals: { code: number; count: number; address: string | null } | null = null;
   const server = new SMTPServer({
     secure: false,
     disabledCommands: options.username ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -38,8 +38,8 @@ export async function startSmtpSink(options: { username?: string; password?: str
       if (auth.username === options.username && auth.password === options.password) return callback(null, { user: auth.username });
       callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
-    onRcptTo(_address, _session, callback) {
-      if (refusals && refusals.count > 0) {
+    onRcptTo(address, _session, callback) {
+      if (refusals && refusals.count > 0 && (refusals.address === null || refusals.address === address.address)) {
         refusals.count -= 1;
         return callback(Object.assign(new Error(refusals.code >= 500 ? 'No such mailbox' : 'Try again later'), { responseCode: refusals.code }));
       }
@@ -66,8 +66,8 @@ export async function startSmtpSink(options: { username?: string; password?: str
     host: '127.0.0.1',
     port,
     messages,
-    refuseNext(code, count = 1) {
-      refusals = { code, count };
+    refuseNext(code, count = 1, address) {
+      refusals = { code, count, address: address ?? null };
     },
     async waitFor(n, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

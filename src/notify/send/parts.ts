@@ -7,6 +7,7 @@
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../http/caller.js';
 import { ApiError } from '../../http/errors.js';
+import { collectionAccess, type CollectionAccess } from '../../permissions/collections.js';
 import { bool, parseJson } from '../../appdb/portable.js';
 import { cardsByIds, datasetQueryOf, modelMetadataOf, type CardRow } from '../../cards/store.js';
 import { cardRunParameters } from '../../cards/run.js';
@@ -73,7 +74,12 @@ export function filterValues(dashboard: DashboardRow, pulseParameters: Obj[]): S
     });
 }
 
-async function runCard(ctx: AppContext, creator: Caller, part: CardPart, dashboardId: number | null, signal?: AbortSignal): Promise<void> {
+async function runCard(ctx: AppContext, creator: Caller, access: CollectionAccess, part: CardPart, dashboardId: number | null, signal?: AbortSignal): Promise<void> {
+  // the engine trusts a saved card's own query to whoever may read the card: that check is ours
+  if (!access.canRead(part.card.collection_id)) {
+    part.error = "The subscription's owner may not see this question.";
+    return;
+  }
   try {
     part.result = await runQueryToMemory(ctx, {
       query: datasetQueryOf(part.card),
@@ -125,6 +131,7 @@ function cardPart(card: CardRow, ref: { include_csv: boolean; include_xls: boole
 
 /** Gathers and runs everything a send of this pulse shows. */
 export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creator: Caller, signal?: AbortSignal): Promise<SendContent> {
+  const access = await collectionAccess(ctx, creator);
   const refs = loaded.cards.map((c) => ({ ...c, include_csv: bool(c.include_csv), include_xls: bool(c.include_xls), format_rows: bool(c.format_rows) }));
   const dashboardId = loaded.pulse.dashboard_id;
   if (dashboardId === null) {
@@ -135,7 +142,7 @@ export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creato
         return card && !bool(card.archived) ? cardPart(card, ref, null, cardRunParameters(card, [])) : null;
       })
       .filter((p): p is CardPart => p !== null);
-    await eachLimited(parts, QUERY_CONCURRENCY, (p) => runCard(ctx, creator, p, null, signal));
+    await eachLimited(parts, QUERY_CONCURRENCY, (p) => runCard(ctx, creator, access, p, null, signal));
     return { parts, dashboard: null, filters: [] };
   }
   const dashboard = await findDashboard(ctx.db, dashboardId);
@@ -171,7 +178,7 @@ export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creato
     parts.push(cardPart(card, refByDashcard.get(dashcard.id) ?? null, dashcard, runParameters(card, dashcard, mapped)));
   }
   const cardParts = parts.filter((p): p is CardPart => p.kind === 'card');
-  await eachLimited(cardParts, QUERY_CONCURRENCY, (p) => runCard(ctx, creator, p, dashboardId, signal));
+  await eachLimited(cardParts, QUERY_CONCURRENCY, (p) => runCard(ctx, creator, access, p, dashboardId, signal));
   return { parts, dashboard, filters };
 }
 
