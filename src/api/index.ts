@@ -39,6 +39,7 @@ import { pulseRoutes } from './pulse.js';
 import { alertRoutes } from './alert.js';
 import { channelRoutes } from './channel.js';
 import { slackRoutes } from './slack.js';
+import { notificationRoutes } from './notification.js';
 import { startNotifications } from '../notify/index.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
@@ -74,6 +75,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   alertRoutes(r);
   channelRoutes(r);
   slackRoutes(r);
+  notificationRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);

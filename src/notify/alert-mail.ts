@@ -34,13 +34,19 @@ async function emailsOf(ctx: AppContext, userIds: number[]): Promise<string[]> {
   return rows.map((r) => r.email);
 }
 
-/** A new alert: its creator is told it is set up, every other user recipient that they were added. */
-export function alertCreatedMails(ctx: AppContext, creator: { id: number; email: string; first_name: string | null; last_name: string | null }, alert: AlertMailContext, recipientIds: number[]): void {
+/** A new alert: its creator is told it is set up (not through /api/notification), every other user recipient that they were added. */
+export function alertCreatedMails(
+  ctx: AppContext,
+  creator: { id: number; email: string; first_name: string | null; last_name: string | null },
+  alert: AlertMailContext,
+  recipientIds: number[],
+  options: { toCreator: boolean } = { toCreator: true },
+): void {
   inBackground(
     ctx,
     (async () => {
       const link = await cardLink(ctx, alert);
-      await send(ctx, [creator.email], 'You set up an alert', [`You set up an alert on ${link}. We’ll email you when it’s triggered.`]);
+      if (options.toCreator) await send(ctx, [creator.email], 'You set up an alert', [`You set up an alert on ${link}. We’ll email you when it’s triggered.`]);
       const others = await emailsOf(ctx, recipientIds.filter((id) => id !== creator.id));
       await send(ctx, others, `${commonName(creator)} added you to an alert`, [`${escapeHtml(commonName(creator))} added you to an alert on ${link}.`]);
     })(),

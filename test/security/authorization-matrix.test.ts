@@ -62,6 +62,13 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /api/email': {},
   'PUT /api/email': { admin: 400 },
   'POST /api/email/test': { admin: 400 }, // email isn't configured
+  'GET /api/notification': signedIn, // the alerts one may read
+  'POST /api/notification': invalid,
+  'GET /api/notification/:id': {},
+  'PUT /api/notification/:id': invalid,
+  'POST /api/notification/:id/send': { admin: 400 }, // the alert's question sends nothing for lack of email settings
+  'POST /api/notification/:id/unsubscribe': {}, // only its recipient, the admin
+  'POST /api/notification/send': invalid,
   'GET /api/pulse': signedIn, // the subscriptions one may change
   'POST /api/pulse': invalid,
   'GET /api/pulse/:id': {},

@@ -47,6 +47,8 @@ export interface MatrixFixtures {
   /** A subscription to the dashboard and an alert on the card, both to the admin; a webhook channel. */
   pulseId: number;
   alertId: number;
+  /** Another alert, for /api/notification (unsubscribing from one doesn't race the other). */
+  notificationId: number;
   channelId: number;
   /** Drops what the fixtures made outside Quarry (the warehouse). */
   cleanup(): Promise<void>;
@@ -135,7 +137,9 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     await admin.post('/api/pulse', { name: `${SECRET_MARKER} subscription`, dashboard_id: dashboard.id, cards: [{ id: card.id, include_csv: false, include_xls: false, dashboard_card_id: layout.dashcards[0].id }], channels: [toAdmin] }),
     'subscription',
   );
-  const alert = ok(await admin.post('/api/alert', { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [toAdmin] }), 'alert');
+  const alertBody = { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [toAdmin] };
+  const alert = ok(await admin.post('/api/alert', alertBody), 'alert');
+  const notification = ok(await admin.post('/api/alert', alertBody), 'notification');
   const channel = ok(await admin.post('/api/channel', { name: `${SECRET_MARKER} hook`, type: 'channel/http', details: { url: 'https://example.com/hook', 'auth-method': 'none' } }), 'channel');
 
   return {
@@ -165,6 +169,7 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     actionUuid: ok(await admin.post(`/api/action/${action.id}/public_link`), 'action link').uuid,
     pulseId: pulse.id,
     alertId: alert.id,
+    notificationId: notification.id,
     channelId: channel.id,
     cleanup: warehouse.drop,
   };
@@ -196,6 +201,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/pulse')) return String(fx.pulseId);
     if (at('/api/alert/question')) return String(fx.cardId);
     if (at('/api/alert')) return String(fx.alertId);
+    if (at('/api/notification')) return String(fx.notificationId);
     if (at('/api/channel')) return String(fx.channelId);
     return '1';
   };
