@@ -12,7 +12,7 @@ import { cardsByIds, requireCard } from '../cards/store.js';
 import { rescheduleJobs } from '../tasks/scheduler.js';
 import { alertsJson, type Viewer } from './json.js';
 import { channelEmails, findPulse, isAlert, isArchived, loadPulses, type LoadedPulse } from './store.js';
-import { insertPulse, parseChannels, writeCards, writeChannels, type CardRef, type ChannelInput } from './write.js';
+import { alertValues, insertPulse, parseChannels, writeCards, writeChannels, type CardRef, type ChannelInput } from './write.js';
 import { removeRecipient } from './unsubscribe.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
 
@@ -113,18 +113,11 @@ export async function createAlert(ctx: AppContext, caller: Caller, body: AlertBo
   viewer.access.checkRead(card.collection_id);
   const channels = await parseChannels(ctx, body.channels);
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const pulseId = await insertPulse(trx, ctx, {
-      name: null,
-      creator_id: caller.user.id,
-      skip_if_empty: true,
-      alert_condition: body.alert_condition,
-      alert_first_only: body.alert_first_only,
-      alert_above_goal: body.alert_condition === 'goal' ? body.alert_above_goal ?? true : body.alert_above_goal,
-      collection_id: null,
-      collection_position: null,
-      dashboard_id: null,
-      parameters: [],
-    });
+    const pulseId = await insertPulse(
+      trx,
+      ctx,
+      alertValues(caller.user.id, { condition: body.alert_condition, firstOnly: body.alert_first_only, above: body.alert_condition === 'goal' ? body.alert_above_goal ?? true : body.alert_above_goal }),
+    );
     await writeCards(trx, pulseId, [cardRef]);
     await writeChannels(trx, ctx, pulseId, channels);
     return pulseId;

@@ -19,7 +19,8 @@ import { rescheduleJobs } from '../tasks/scheduler.js';
 import { parseRecipients } from './recipients.js';
 import { channelCron, checkCron, normalizeSchedule, scheduleOfCron } from './schedule.js';
 import { channelDetails, channelEmails, findPulse, isAlert, isRecipient, loadPulses, type LoadedPulse } from './store.js';
-import { insertPulse, writeCards, writeChannels, type ChannelInput, type ChannelType } from './write.js';
+import { alertValues, insertPulse, notificationCard, writeCards, writeChannels, type ChannelInput, type ChannelType } from './write.js';
+import { unsavedPulse } from './unsaved.js';
 import { removeRecipient } from './unsubscribe.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
 import { sendPulse } from './send/send-pulse.js';
@@ -267,19 +268,8 @@ export async function createNotification(ctx: AppContext, caller: Caller, body: 
   const channels = await parseHandlers(ctx, body.handlers, parseSubscriptions(body.subscriptions), new Set());
   const active = body.active === undefined || body.active === null ? true : body.active;
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const pulseId = await insertPulse(trx, ctx, {
-      name: null,
-      creator_id: caller.user.id,
-      skip_if_empty: true,
-      alert_condition: payload.condition,
-      alert_first_only: payload.sendOnce,
-      alert_above_goal: payload.above,
-      collection_id: null,
-      collection_position: null,
-      dashboard_id: null,
-      parameters: [],
-    });
-    await writeCards(trx, pulseId, [{ card_id: card.id, include_csv: payload.condition === 'rows', include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null }]);
+    const pulseId = await insertPulse(trx, ctx, alertValues(caller.user.id, { condition: payload.condition, firstOnly: payload.sendOnce, above: payload.above }));
+    await writeCards(trx, pulseId, [notificationCard(card.id, payload.condition)]);
     await writeChannels(trx, ctx, pulseId, channels.map((c) => ({ ...c, enabled: c.enabled && active })));
     if (!active) await trx.updateTable('pulse').set({ archived: true }).where('id', '=', pulseId).execute();
     return pulseId;
@@ -310,7 +300,7 @@ export async function updateNotification(ctx: AppContext, caller: Caller, id: nu
       .set({ alert_condition: payload.condition, alert_above_goal: payload.above, alert_first_only: payload.sendOnce, archived: !active, updated_at: nowIso() })
       .where('id', '=', id)
       .execute();
-    await writeCards(trx, id, [{ card_id: card.id, include_csv: payload.condition === 'rows', include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null }], loaded.cards);
+    await writeCards(trx, id, [notificationCard(card.id, payload.condition)], loaded.cards);
     await writeChannels(trx, ctx, id, channels.map((c) => ({ ...c, enabled: c.enabled && active })), loaded.channels);
   });
   await rescheduleJobs(ctx);
@@ -338,28 +328,7 @@ export async function sendUnsavedNotification(ctx: AppContext, caller: Caller, b
   const card = await requireCard(ctx, payload.cardId);
   (await collectionAccess(ctx, caller)).checkRead(card.collection_id);
   const channels = await parseHandlers(ctx, body.handlers, parseSubscriptions(body.subscriptions), new Set());
-  const now = nowIso();
-  const loaded: LoadedPulse = {
-    pulse: { id: 0, entity_id: '', name: null, creator_id: caller.user.id, skip_if_empty: true, alert_condition: payload.condition, alert_first_only: false, alert_above_goal: payload.above, collection_id: null, collection_position: null, archived: false, dashboard_id: null, parameters: '[]', created_at: now, updated_at: now },
-    cards: [{ id: 0, entity_id: '', pulse_id: 0, card_id: card.id, position: 0, include_csv: payload.condition === 'rows', include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null }],
-    channels: channels.map((c, i) => ({
-      id: -(i + 1),
-      entity_id: '',
-      pulse_id: 0,
-      channel_type: c.channel_type,
-      details: JSON.stringify({ ...c.details, ...(c.recipients.emails.length ? { emails: c.recipients.emails } : {}) }),
-      schedule_type: null,
-      schedule_hour: null,
-      schedule_day: null,
-      schedule_frame: null,
-      cron_schedule: null,
-      enabled: true,
-      channel_id: c.channel_id,
-      created_at: now,
-      updated_at: now,
-      userIds: c.recipients.userIds,
-    })),
-  };
+  const loaded = unsavedPulse(alertValues(caller.user.id, { condition: payload.condition, firstOnly: false, above: payload.above }), [notificationCard(card.id, payload.condition)], channels);
   const outcome = await sendPulse(ctx, loaded, { channelIds: loaded.channels.map((c) => c.id), manual: true, sender: caller });
   if (outcome.failed.length) throw new ApiError(400, { message: `Sending failed: ${outcome.failed.map((f) => f.error).join('; ')}` });
 }

@@ -9,23 +9,18 @@ import { readableCard } from '../cards/cards.js';
 import { readableDashboard } from '../dashboards/dashboards.js';
 import { describeVisualization } from '../visualization/index.js';
 import { escapeHtml } from '../util/html.js';
-import { newEntityId } from '../util/entity-id.js';
-import { nowIso } from '../appdb/portable.js';
 import { renderCardPng, renderSettings } from './render/index.js';
 import { siteUrl } from './links.js';
 import { gatherContent, type CardPart, type SendContent } from './send/parts.js';
 import { cardUrl, renderBody, subscriptionHtml } from './send/email-message.js';
 import { commonName } from '../users/user-json.js';
 import type { LoadedPulse } from './store.js';
+import { unsavedPulse } from './unsaved.js';
 
 /** A card pulse made up for one card (not stored), run as the caller. */
-function cardOnlyPulse(caller: Caller, cardId: number): LoadedPulse {
-  const now = nowIso();
-  return {
-    pulse: { id: 0, entity_id: newEntityId(), name: null, creator_id: caller.user.id, skip_if_empty: false, alert_condition: null, alert_first_only: null, alert_above_goal: null, collection_id: null, collection_position: null, archived: false, dashboard_id: null, parameters: '[]', created_at: now, updated_at: now },
-    cards: [{ id: 0, entity_id: '', pulse_id: 0, card_id: cardId, position: 0, include_csv: false, include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null }],
-    channels: [],
-  };
+function cardOnlyPulse(caller: Caller, cardId: number | null, dashboardId: number | null = null): LoadedPulse {
+  const cards = cardId === null ? [] : [{ card_id: cardId, include_csv: false, include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null }];
+  return unsavedPulse({ name: null, creator_id: caller.user.id, skip_if_empty: false, alert_condition: null, alert_first_only: null, alert_above_goal: null, collection_id: null, collection_position: null, dashboard_id: dashboardId, parameters: [] }, cards, []);
 }
 
 async function previewContent(ctx: AppContext, caller: Caller, cardId: number): Promise<{ content: SendContent; part: CardPart }> {
@@ -72,10 +67,7 @@ export async function previewCardPng(ctx: AppContext, caller: Caller, cardId: nu
 /** GET /api/pulse/preview_dashboard/:id — the whole dashboard as its subscription email shows it. */
 export async function previewDashboardHtml(ctx: AppContext, caller: Caller, dashboardId: number): Promise<string> {
   const dashboard = await readableDashboard(ctx, await collectionAccess(ctx, caller), dashboardId);
-  const loaded = cardOnlyPulse(caller, 0);
-  loaded.pulse.dashboard_id = dashboard.id;
-  loaded.cards = [];
-  const content = await gatherContent(ctx, loaded, caller);
+  const content = await gatherContent(ctx, cardOnlyPulse(caller, null, dashboard.id), caller);
   const site = await siteUrl(ctx);
   const body = await renderBody(ctx, content, site, 'data-uri');
   const email = subscriptionHtml({ title: dashboard.name, description: dashboard.description, sender: commonName(caller.user), site }, content, body, { kind: 'preview' });

@@ -5,14 +5,12 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { messageError } from '../http/errors.js';
-import { nowIso } from '../appdb/portable.js';
-import { newEntityId } from '../util/entity-id.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { readableDashboard } from '../dashboards/dashboards.js';
 import { checkCards, checkParameters, subscriptionChannels, type PulseBody } from './pulses.js';
 import { parseCards, parseChannels } from './write.js';
 import { sendPulse } from './send/send-pulse.js';
-import type { LoadedPulse } from './store.js';
+import { unsavedPulse } from './unsaved.js';
 
 export async function sendTestPulse(ctx: AppContext, caller: Caller, body: Omit<PulseBody, 'collection_position'>): Promise<{ ok: true }> {
   const access = await collectionAccess(ctx, caller);
@@ -21,28 +19,11 @@ export async function sendTestPulse(ctx: AppContext, caller: Caller, body: Omit<
   if (body.dashboard_id !== null) await readableDashboard(ctx, access, body.dashboard_id);
   const parameters = checkParameters(body.parameters);
   const channels = await parseChannels(ctx, subscriptionChannels(body.channels));
-  const now = nowIso();
-  const loaded: LoadedPulse = {
-    pulse: { id: 0, entity_id: newEntityId(), name: body.name, creator_id: caller.user.id, skip_if_empty: body.skip_if_empty ?? false, alert_condition: null, alert_first_only: null, alert_above_goal: null, collection_id: body.collection_id, collection_position: null, archived: false, dashboard_id: body.dashboard_id, parameters: JSON.stringify(parameters), created_at: now, updated_at: now },
-    cards: cards.map((c, position) => ({ id: -(position + 1), entity_id: '', pulse_id: 0, position, ...c })),
-    channels: channels.map((c, i) => ({
-      id: -(i + 1),
-      entity_id: '',
-      pulse_id: 0,
-      channel_type: c.channel_type,
-      details: JSON.stringify({ ...c.details, ...(c.recipients.emails.length ? { emails: c.recipients.emails } : {}) }),
-      schedule_type: c.schedule?.schedule_type ?? null,
-      schedule_hour: c.schedule?.schedule_hour ?? null,
-      schedule_day: c.schedule?.schedule_day ?? null,
-      schedule_frame: c.schedule?.schedule_frame ?? null,
-      cron_schedule: null,
-      enabled: true,
-      channel_id: c.channel_id,
-      created_at: now,
-      updated_at: now,
-      userIds: c.recipients.userIds,
-    })),
-  };
+  const loaded = unsavedPulse(
+    { name: body.name, creator_id: caller.user.id, skip_if_empty: body.skip_if_empty ?? false, alert_condition: null, alert_first_only: null, alert_above_goal: null, collection_id: body.collection_id, collection_position: null, dashboard_id: body.dashboard_id, parameters },
+    cards,
+    channels,
+  );
   const outcome = await sendPulse(ctx, loaded, { channelIds: loaded.channels.map((c) => c.id), manual: true, sender: caller });
   if (outcome.failed.length) throw messageError(400, `Sending failed: ${outcome.failed.map((f) => f.error).join('; ')}`);
   return { ok: true };

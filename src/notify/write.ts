@@ -105,6 +105,27 @@ export interface PulseValues {
   parameters: unknown[];
 }
 
+/** What an alert's pulse row holds: no name, skipped when empty, no collection or dashboard. */
+export function alertValues(creatorId: number, alert: { condition: 'rows' | 'goal'; firstOnly: boolean; above: boolean | null }): PulseValues {
+  return {
+    name: null,
+    creator_id: creatorId,
+    skip_if_empty: true,
+    alert_condition: alert.condition,
+    alert_first_only: alert.firstOnly,
+    alert_above_goal: alert.above,
+    collection_id: null,
+    collection_position: null,
+    dashboard_id: null,
+    parameters: [],
+  };
+}
+
+/** The card ref of an alert made through /api/notification (a `rows` alert attaches its results as CSV). */
+export function notificationCard(cardId: number, condition: 'rows' | 'goal'): CardRef {
+  return { card_id: cardId, include_csv: condition === 'rows', include_xls: false, format_rows: true, pivot_results: false, dashboard_card_id: null };
+}
+
 export async function insertPulse(db: Db, ctx: AppContext, values: PulseValues): Promise<number> {
   const now = nowIso();
   const row = {

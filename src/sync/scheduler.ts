@@ -32,21 +32,20 @@ async function databaseSchedules(ctx: AppContext, which: 'metadata' | 'values'):
     }));
 }
 
+const KINDS = [
+  { kind: 'sync-and-analyze', which: 'metadata', sync: 'metadata', description: 'Sync and analyze a database on its metadata schedule.' },
+  { kind: 'update-field-values', which: 'values', sync: 'values', description: 'Scan the field values of a database on its schedule.' },
+] as const;
+
 export function startSyncScheduler(ctx: AppContext): void {
-  registerScheduledJobs(ctx, {
-    kind: 'sync-and-analyze',
-    description: 'Sync and analyze a database on its metadata schedule.',
-    history: false,
-    dbIdOf: (key) => Number(key),
-    list: (c) => databaseSchedules(c, 'metadata'),
-    run: async (c, job) => void (await runSync(c, Number(job.key), 'metadata')),
-  });
-  registerScheduledJobs(ctx, {
-    kind: 'update-field-values',
-    description: 'Scan the field values of a database on its schedule.',
-    history: false,
-    dbIdOf: (key) => Number(key),
-    list: (c) => databaseSchedules(c, 'values'),
-    run: async (c, job) => void (await runSync(c, Number(job.key), 'values')),
-  });
+  for (const k of KINDS) {
+    registerScheduledJobs(ctx, {
+      kind: k.kind,
+      description: k.description,
+      history: false,
+      dbIdOf: (key) => Number(key),
+      list: (c) => databaseSchedules(c, k.which),
+      run: async (c, job) => void (await runSync(c, Number(job.key), k.sync)),
+    });
+  }
 }

@@ -5,6 +5,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { parseMail, type ParsedMail } from './mime.js';
+import { waitFor } from '../databases/helpers.js';
 
 export interface ReceivedMail extends ParsedMail {
   from: string;
@@ -69,14 +70,7 @@ export async function startSmtpSink(options: { username?: string; password?: str
     refuseNext(code, count = 1, address) {
       refusals = { code, count, address: address ?? null };
     },
-    async waitFor(n, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (messages.length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} messages, got ${messages.length}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return messages;
-    },
+    waitFor: (n, timeoutMs = 20_000) => waitFor(`${n} messages`, async () => messages.length >= n && messages, timeoutMs),
     settings() {
       return {
         'email-smtp-host': '127.0.0.1',

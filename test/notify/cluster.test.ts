@@ -11,7 +11,7 @@ import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { Client } from '../helpers/client.js';
 import { installSample } from '../cards/sample.js';
 import { waitFor } from '../databases/helpers.js';
-import { byCategory, emailChannel, sampleCard, startReceiver } from './fixtures.js';
+import { byCategory, emailAndWebhookAlert, sampleCard, startReceiver } from './fixtures.js';
 
 const FAST = { QUARRY_SCHEDULER_POLL_MS: '300', QUARRY_SCHEDULER_LEASE_MS: '2000', QUARRY_SCHEDULER_RETRY_MS: '200', QUARRY_WEBHOOK_TIMEOUT_MS: '30000' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,14 +69,7 @@ test('two instances on one PostgreSQL app DB: each occurrence once; a send whose
     // 2. An alert by email and webhook; the receiver holds the webhook; the instance sending it is killed.
     receiver.hold();
     const before = receiver.requests.length;
-    const alert = (
-      await admin.post('/api/alert', {
-        alert_condition: 'rows',
-        alert_first_only: false,
-        card: { id: card.id, include_csv: false, include_xls: false },
-        channels: [emailChannel([{ id: adminId }], { schedule_type: 'hourly' }), { channel_type: 'http', channel_id: hook.id, enabled: true, schedule_type: 'hourly', recipients: [] }],
-      })
-    ).body;
+    const alert = (await admin.post('/api/alert', emailAndWebhookAlert(card.id, [{ id: adminId }], hook.id))).body;
     const sends = () => sink.messages.filter((m) => m.subject === 'Alert: Cluster counts has results');
     await api.ctx.db.updateTable('pulse_channel').set({ updated_at: new Date(Date.now() - 3 * 3600_000).toISOString() }).where('pulse_id', '=', alert.id).execute();
     await receiver.waitFor(before + 1, 30_000); // the email went out, the webhook is held

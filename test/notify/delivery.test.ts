@@ -15,7 +15,7 @@ import { waitFor } from '../databases/helpers.js';
 import { rescheduleJobs, schedulerOf } from '../../src/tasks/scheduler.js';
 import { FAST_SCHEDULER } from '../tasks/scheduler.test.js';
 import type { Client } from '../helpers/client.js';
-import { byCategory, dashboardWith, emailChannel, sampleCard, startReceiver, subscriptionBody, type Receiver } from './fixtures.js';
+import { byCategory, dashboardWith, emailAndWebhookAlert, emailChannel, sampleCard, startReceiver, subscriptionBody, type Receiver } from './fixtures.js';
 import { pngSize } from './png.js';
 
 const SITE = 'http://quarry.test';
@@ -219,14 +219,7 @@ for (const kind of appDbKinds()) {
     test('transient failures are retried with backoff and each channel gets the send once', async () => {
       const hook = (await admin.post('/api/channel', { name: `Flaky ${Date.now()}`, type: 'channel/http', details: { url: `${receiver.url}/flaky`, 'auth-method': 'none' } })).body;
       const card = await sampleCard(admin, sample, { name: 'Retried', query: byCategory(sample) });
-      const alert = (
-        await admin.post('/api/alert', {
-          alert_condition: 'rows',
-          alert_first_only: false,
-          card: { id: card.id, include_csv: false, include_xls: false },
-          channels: [emailChannel([{ id: adminId }], { schedule_type: 'hourly' }), { channel_type: 'http', channel_id: hook.id, enabled: true, schedule_type: 'hourly', recipients: [] }],
-        })
-      ).body;
+      const alert = (await admin.post('/api/alert', emailAndWebhookAlert(card.id, [{ id: adminId }], hook.id))).body;
       const m0 = sink.messages.length;
       const r0 = receiver.requests.length;
       sink.refuseNext(451, 1, ADMIN.email); // the mail server says "try again later" once

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '../helpers/client.js';
 import type { Sample } from '../cards/sample.js';
 import { uniqueName } from '../cards/fixtures.js';
+import { waitFor } from '../databases/helpers.js';
 
 export async function sampleCard(admin: Client, sample: Sample, fields: { name?: string; display?: string; query?: Record<string, unknown>; native?: string; viz?: Record<string, unknown>; collection_id?: number | null } = {}) {
   const dataset_query = fields.native
@@ -54,6 +55,16 @@ export async function dashboardWith(admin: Client, sample: Sample, cards: any[],
 
 export function emailChannel(recipients: Array<{ id: number } | { email: string }>, schedule: Record<string, unknown> = { schedule_type: 'daily', schedule_hour: 8 }) {
   return { channel_type: 'email', enabled: true, schedule_day: null, schedule_frame: null, details: {}, recipients, ...schedule };
+}
+
+/** The body of POST /api/alert for a `rows` alert on `cardId` by email to `recipients` and to the webhook channel `hookId`, hourly. */
+export function emailAndWebhookAlert(cardId: number, recipients: Array<{ id: number } | { email: string }>, hookId: number) {
+  return {
+    alert_condition: 'rows',
+    alert_first_only: false,
+    card: { id: cardId, include_csv: false, include_xls: false },
+    channels: [emailChannel(recipients, { schedule_type: 'hourly' }), { channel_type: 'http', channel_id: hookId, enabled: true, schedule_type: 'hourly', recipients: [] }],
+  };
 }
 
 /** The body of POST /api/pulse for a subscription to `dashboard` (its card dashcards). */
@@ -126,14 +137,7 @@ export async function startReceiver(): Promise<Receiver> {
       holding = false;
       for (const answer of held.splice(0)) answer();
     },
-    async waitFor(n, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (requests.length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} requests, got ${requests.length}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return requests;
-    },
+    waitFor: (n, timeoutMs = 20_000) => waitFor(`${n} requests`, async () => requests.length >= n && requests, timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -234,10 +234,11 @@ test('two instances on one app DB run every occurrence of a job exactly once bet
       for (const [instance, t] of [['a', a], ['b', b]] as const) {
         registerScheduledJobs(t.ctx, {
           kind: 'test-shared',
-          list: async () => ['x', 'y', 'z'].map((key) => ({ key, cron: '* * * * * ? *', timezone: 'UTC', since: null })),
+          // more jobs than one instance runs at a time (3), each taking a while: both instances get work
+          list: async () => ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((key) => ({ key, cron: '* * * * * ? *', timezone: 'UTC', since: null })),
           run: async (_ctx, job) => {
             runs.push({ instance, key: job.key, occurrence: job.occurrence.toISOString() });
-            await sleep(50);
+            await sleep(300);
           },
         });
       }
