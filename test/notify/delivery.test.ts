@@ -30,7 +30,7 @@ for (const kind of appDbKinds()) {
     let receiver: Receiver;
 
     before(async () => {
-      server = await startServer(kind, FAST_SCHEDULER);
+      server = await startServer(kind, { ...FAST_SCHEDULER, QUARRY_WEBHOOK_TIMEOUT_MS: '1500' });
       admin = await setupAdmin(server);
       adminId = (await admin.get('/api/user/current')).body.id;
       sample = await installSample(admin);
@@ -249,6 +249,33 @@ for (const kind of appDbKinds()) {
       assert.equal(Number(row?.attempt), 1);
       assert.match(row!.last_error!, /550|mailbox/);
       await stop(second.id, 'alert');
+    });
+
+    test('webhooks: auth in the request body; a receiver that never answers times out with a clear error; skip_if_empty', async () => {
+      const details = { url: `${receiver.url}/body-auth`, 'auth-method': 'request-body', 'auth-info': { secret: 'in-the-body' } };
+      assert.deepEqual((await admin.post('/api/channel/test', { type: 'channel/http', details })).body, { ok: true });
+      const posted = receiver.requests.filter((r) => r.url === '/body-auth').pop()!;
+      assert.deepEqual(posted.json, { secret: 'in-the-body' });
+
+      receiver.hold();
+      try {
+        const slow = await admin.post('/api/channel/test', { type: 'channel/http', details: { url: `${receiver.url}/slow`, 'auth-method': 'none' } });
+        assert.equal(slow.status, 400);
+        assert.match(slow.body.message, /No answer from 127\.0\.0\.1:\d+ within 2 s\./);
+      } finally {
+        receiver.release();
+      }
+
+      const empty = await sampleCard(admin, sample, { name: 'Empty today', query: { 'source-table': sample.table('PRODUCTS'), filter: ['=', ['field', sample.field('PRODUCTS', 'CATEGORY'), null], 'Nope'] } });
+      const dashboard = await dashboardWith(admin, sample, [empty]);
+      const pulse = (await admin.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ id: adminId }], { schedule_type: 'hourly' })], { skip_if_empty: true }))).body;
+      const m0 = sink.messages.length;
+      await fireNow(pulse.id);
+      assert.equal(messagesTo(ADMIN.email, m0).length, 0, 'nothing to show: nothing sent');
+      const run = (await admin.get('/api/task', { query: { task: 'send-pulse' } })).body.data.find((t: any) => t.task_details['pulse-id'] === pulse.id);
+      assert.equal(run.status, 'success');
+      assert.match(run.task_details.skipped, /skip_if_empty/);
+      await stop(pulse.id);
     });
 
     test('sends run with the creator\'s permissions: a question they can no longer read sends no data', async () => {
