@@ -10,7 +10,7 @@ import { runQueryToMemory } from '../../src/query/index.js';
 import { closeRenderer, renderCardHtml, renderCardPng, type RenderableResult } from '../../src/notify/render/index.js';
 import { startServer, setupAdmin, type TestServer } from '../helpers/server.js';
 import { installSample, type Sample } from '../cards/sample.js';
-import { pngSize } from './png.js';
+import { pngSize } from './render-png.js';
 
 // QUARRY_RENDER_SAVE_DIR=/some/dir keeps the pictures, to look at them.
 function keep(name: string, png: Buffer): void {

@@ -5,7 +5,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeRenderer, renderCardHtml, renderCardPng, type RenderableResult } from '../../src/notify/render/index.js';
-import { pngSize } from './png.js';
+import { pngSize } from './render-png.js';
 
 const monthly: RenderableResult = {
   cols: [
