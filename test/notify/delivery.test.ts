@@ -16,7 +16,7 @@ import { rescheduleJobs, schedulerOf } from '../../src/tasks/scheduler.js';
 import { FAST_SCHEDULER } from '../tasks/scheduler.test.js';
 import type { Client } from '../helpers/client.js';
 import { byCategory, dashboardWith, emailAndWebhookAlert, emailChannel, sampleCard, startReceiver, subscriptionBody, type Receiver } from './fixtures.js';
-import { pngSize } from './png.js';
+import { pngSize } from './render-png.js';
 
 const SITE = 'http://quarry.test';
 

@@ -10,7 +10,7 @@ import { appDbKinds, setupAdmin, startServer, type TestServer } from '../helpers
 import { installSample, type Sample } from '../cards/sample.js';
 import type { Client } from '../helpers/client.js';
 import { byCategory, dashboardWith, sampleCard, subscriptionBody } from './fixtures.js';
-import { pngSize } from './png.js';
+import { pngSize } from './render-png.js';
 
 interface SlackCall {
   method: string;
