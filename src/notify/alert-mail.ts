@@ -1,5 +1,5 @@
 // The messages about alerts themselves (reference A2): "You set up an alert", "<name> added you to an alert",
-// "You’ve been unsubscribed from an alert", "You unsubscribed from an alert". Sent only when SMTP is configured, in
+// "You’ve been unsubscribed from an alert", "You unsubscribed from an alert", "One of your alerts has stopped working". Sent only when SMTP is configured, in
 // the background: a failure is logged and never fails the request that caused it. Raw addresses never get them.
 
 import type { AppContext } from '../context.js';
@@ -70,6 +70,17 @@ export function youUnsubscribedMail(ctx: AppContext, email: string, alert: Alert
     ctx,
     (async () => {
       await send(ctx, [email], 'You unsubscribed from an alert', [`You unsubscribed from the alert on ${await cardLink(ctx, alert)}. You won’t get it anymore.`]);
+    })(),
+  );
+}
+
+/** The alert's question was archived or deleted: the alert is archived and its recipients are told. */
+export function alertStoppedMails(ctx: AppContext, alert: AlertMailContext | null, recipientIds: number[]): void {
+  inBackground(
+    ctx,
+    (async () => {
+      const what = alert ? `the alert on ${await cardLink(ctx, alert)}` : 'an alert you received';
+      await send(ctx, await emailsOf(ctx, recipientIds), 'One of your alerts has stopped working', [`The question of ${what} was archived or deleted, so the alert has stopped and won’t be sent anymore.`]);
     })(),
   );
 }

@@ -110,6 +110,12 @@ function sinceMs(since: ScheduledJob['since']): number {
   return Number.isNaN(ms) ? -Infinity : ms;
 }
 
+/** The wait before retrying after failed attempt `attempt`: base × 2^(attempt−1), ±10 % (`random` in [0, 1)), at most 30 min. */
+export function retryDelay(baseMs: number, attempt: number, random: number = Math.random()): number {
+  const base = baseMs * 2 ** Math.max(0, attempt - 1);
+  return Math.min(MAX_BACKOFF_MS, Math.round(base * (1 + (random * 0.2 - 0.1))));
+}
+
 let schedulerCount = 0;
 
 export class Scheduler {
@@ -251,9 +257,7 @@ export class Scheduler {
   }
 
   private backoffMs(attempt: number): number {
-    const base = this.options.retryBaseMs * 2 ** Math.max(0, attempt - 1);
-    const jitter = 1 + (Math.random() * 0.2 - 0.1);
-    return Math.min(MAX_BACKOFF_MS, Math.round(base * jitter));
+    return retryDelay(this.options.retryBaseMs, attempt);
   }
 
   private launch(kind: JobKind, claim: Claim): void {

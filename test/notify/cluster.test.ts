@@ -51,8 +51,11 @@ test('two instances on one PostgreSQL app DB: each occurrence once; a send whose
       const body = (await admin.get(`/api/notification/${id}`)).body;
       assert.equal((await admin.put(`/api/notification/${id}`, { ...body, active: false })).status, 200);
     }
-    await sleep(1_500); // sends already under way finish
-    const claimed = await api.ctx.db.selectFrom('scheduled_occurrence').select(['job_key', 'occurrence', 'status', 'attempt']).where('job_kind', '=', 'send-pulse').execute();
+    // sends already under way finish (however slow the machine)
+    const claimed = await waitFor('the sends under way', async () => {
+      const rows = await api.ctx.db.selectFrom('scheduled_occurrence').select(['job_key', 'occurrence', 'status', 'attempt']).where('job_kind', '=', 'send-pulse').execute();
+      return rows.every((r) => r.status === 'success' || r.status === 'failed') && rows;
+    }, 60_000);
     let total = 0;
     for (const id of ids) {
       const arrivals = receiver.requests.filter((r) => r.json?.alert_id === id).length;

@@ -216,6 +216,19 @@ for (const kind of appDbKinds()) {
       await stop(none.id, 'alert');
     });
 
+    test('an alert whose question is archived stops: archived, and its recipients are told', async () => {
+      const card = await sampleCard(admin, sample, { name: 'Soon archived', query: byCategory(sample) });
+      const alert = (await admin.post('/api/alert', { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [emailChannel([{ id: adminId }], { schedule_type: 'hourly' })] })).body;
+      assert.equal((await admin.put(`/api/card/${card.id}`, { archived: true })).status, 200);
+      const m0 = sink.messages.length;
+      await fireNow(alert.id);
+      const notice = await waitFor('the notice', async () => sink.messages.slice(m0).find((m) => m.subject === 'One of your alerts has stopped working'), 20_000);
+      assert.deepEqual(notice.recipients, [ADMIN.email]);
+      assert.match(notice.html!, /Soon archived/);
+      assert.equal((await admin.get(`/api/alert/${alert.id}`)).body.archived, true);
+      assert.equal(messagesTo(ADMIN.email, m0).filter((m) => m.subject.startsWith('Alert:')).length, 0);
+    });
+
     test('transient failures are retried with backoff and each channel gets the send once', async () => {
       const hook = (await admin.post('/api/channel', { name: `Flaky ${Date.now()}`, type: 'channel/http', details: { url: `${receiver.url}/flaky`, 'auth-method': 'none' } })).body;
       const card = await sampleCard(admin, sample, { name: 'Retried', query: byCategory(sample) });

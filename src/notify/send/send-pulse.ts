@@ -19,6 +19,7 @@ import { alertOutcome } from './conditions.js';
 import { attachmentsOf, gatherContent, isEmptyResult, type CardPart } from './parts.js';
 import { SendArtifacts, deliver } from './deliver.js';
 import { alertSubject, subscriptionSubject } from './email-message.js';
+import { alertStoppedMails } from '../alert-mail.js';
 
 type Obj = Record<string, unknown>;
 
@@ -79,7 +80,11 @@ export async function sendPulse(ctx: AppContext, loaded: LoadedPulse, options: S
   let subject: string;
   if (isAlert(pulse)) {
     const part = cards[0];
-    if (!part) return { status: 'skipped', reason: 'The alert’s question is gone or archived.', sent: [], failed: [] };
+    if (!part) {
+      // the question is gone or archived: the alert has stopped working — archived, and its recipients told
+      if (!options.manual) await stopBrokenAlert(ctx, loaded);
+      return { status: 'skipped', reason: 'The alert’s question is gone or archived; the alert is archived.', sent: [], failed: [] };
+    }
     const above = pulse.alert_above_goal === null ? true : bool(pulse.alert_above_goal);
     const condition = pulse.alert_condition!;
     let goal: number | null = null;
@@ -130,6 +135,14 @@ export async function sendPulse(ctx: AppContext, loaded: LoadedPulse, options: S
   details.sent = outcome.sent;
   if (outcome.failed.length) details.failed = outcome.failed;
   return outcome;
+}
+
+async function stopBrokenAlert(ctx: AppContext, loaded: LoadedPulse): Promise<void> {
+  await ctx.db.updateTable('pulse').set({ archived: true, updated_at: nowIso() }).where('id', '=', loaded.pulse.id).execute();
+  await ctx.db.updateTable('pulse_channel').set({ enabled: false, updated_at: nowIso() }).where('pulse_id', '=', loaded.pulse.id).execute();
+  const cardId = loaded.cards[0]?.card_id ?? null;
+  const card = cardId === null ? undefined : await ctx.db.selectFrom('report_card').select(['id', 'name']).where('id', '=', cardId).executeTakeFirst();
+  alertStoppedMails(ctx, card ? { cardId: card.id, cardName: card.name } : null, [...new Set(loaded.channels.filter((c) => c.channel_type === 'email').flatMap((c) => c.userIds))]);
 }
 
 /** A scheduled send's outcome as the scheduler wants it: retry when a channel may still work later, fail when one never will. */
