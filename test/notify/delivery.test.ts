@@ -115,6 +115,22 @@ for (const kind of appDbKinds()) {
       assert.equal(outside.subject, dashboard.name);
     });
 
+    test('with bcc-enabled? off, the users are in To of one message', async () => {
+      const member = await createUserClient(server, admin);
+      const card = await sampleCard(admin, sample, { name: 'Visible recipients', query: byCategory(sample) });
+      const dashboard = await dashboardWith(admin, sample, [card]);
+      assert.equal((await admin.put('/api/setting/bcc-enabled%3F', { value: false })).status, 204);
+      try {
+        const before = sink.messages.length;
+        assert.deepEqual((await admin.post('/api/pulse/test', subscriptionBody(dashboard, [emailChannel([{ id: adminId }, { id: member.user.id }])]))).body, { ok: true });
+        const [mail] = messagesTo(member.user.email, before);
+        assert.ok(mail.headers.to.includes(ADMIN.email) && mail.headers.to.includes(member.user.email), mail.headers.to);
+        assert.equal(messagesTo(ADMIN.email, before).length, 1, 'one message for both');
+      } finally {
+        await admin.put('/api/setting/bcc-enabled%3F', { value: null });
+      }
+    });
+
     test('a scheduled subscription is sent once on its schedule, with task history; a raw address can unsubscribe with its link', async () => {
       const card = await sampleCard(admin, sample, { name: 'Category counts', display: 'bar', query: byCategory(sample) });
       const dashboard = await dashboardWith(admin, sample, [card], { filterDefault: ['Widget'] });
