@@ -9,7 +9,7 @@ import { openAppDb } from './appdb/connect.js';
 import { migrateToLatest } from './appdb/migrate.js';
 import { SettingsStore } from './settings/store.js';
 import './settings/definitions.js';
-import { logMailer } from './notify/mailer.js';
+import { systemMailer } from './notify/mailer.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { installErrorHandling, frameworkErrors } from './http/error-handler.js';
 import { installSecurityHeaders } from './http/headers.js';
@@ -55,7 +55,7 @@ export async function createServer(config: Config): Promise<Server> {
     onClose: [],
   } as unknown as AppContext;
   ctx.settings = new SettingsStore(ctx);
-  ctx.mailer = logMailer(ctx);
+  ctx.mailer = systemMailer(ctx);
   try {
     // A bad MB_<SETTING> value stops start-up with a message naming it (README, "Configuration").
     ctx.settings.validateEnvironment();

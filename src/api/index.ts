@@ -46,6 +46,14 @@ import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
 import { tilesRoutes } from './tiles.js';
 import { modelIndexRoutes } from './model-index.js';
+import { taskRoutes } from './task.js';
+import { emailRoutes } from './email.js';
+import { pulseRoutes } from './pulse.js';
+import { alertRoutes } from './alert.js';
+import { channelRoutes } from './channel.js';
+import { slackRoutes } from './slack.js';
+import { notificationRoutes } from './notification.js';
+import { startNotifications } from '../notify/index.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -87,9 +95,18 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   permissionsGraphRoutes(r);
   actionRoutes(r);
   segmentRoutes(r);
+  taskRoutes(r);
+  emailRoutes(r);
+  pulseRoutes(r);
+  alertRoutes(r);
+  channelRoutes(r);
+  slackRoutes(r);
+  notificationRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
+  // Scheduled subscription and alert sends.
+  startNotifications(_ctx);
 }

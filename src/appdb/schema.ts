@@ -18,6 +18,7 @@ import type { ActionTables } from '../actions/tables.js';
 import type { SegmentTables } from '../segments/tables.js';
 import type { AppLockTables } from './lock-tables.js';
 import type { ModelIndexTables } from '../model-index/tables.js';
+import type { NotifyTables } from '../notify/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -35,3 +36,5 @@ export interface DB extends SegmentTables {}
 export interface DB extends ModelIndexTables {}
 // Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
 export interface DB extends AppLockTables {}
+// Subscriptions, alerts and notification channels.
+export interface DB extends NotifyTables {}

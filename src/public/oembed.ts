@@ -2,15 +2,12 @@
 // unless the consumer gives a size (`maxwidth`/`maxheight`, as Metabase takes them). The URL is only ever written HTML-escaped.
 
 import { badRequest } from '../http/errors.js';
+import { escapeHtml } from '../util/html.js';
 
 const DEFAULT_WIDTH = 1024;
 const DEFAULT_HEIGHT = 800;
 /** No screen is wider or taller (a bigger number is a typo or a probe). */
 const MAX_SIZE = 100_000;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function size(value: unknown, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;

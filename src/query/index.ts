@@ -3,7 +3,7 @@
 
 import './settings.js';
 
-export { runQuery, runQueryToMemory, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult } from './run.js';
+export { runQuery, runQueryToMemory, runQueryToFile, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult, type ExportedFile } from './run.js';
 export { runPivotQuery } from './pivot.js';
 export { prepareQuery, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
 export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource } from './sources.js';

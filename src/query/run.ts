@@ -446,6 +446,55 @@ export async function runQueryToMemory(ctx: AppContext, request: QueryRequest): 
   return sink.result!;
 }
 
+// ----- to a file in memory ----------------------------------------------------------------------------------------
+
+/** A download written to memory instead of a response (subscription attachments). */
+export interface ExportedFile {
+  status: 'completed' | 'failed';
+  body: Buffer;
+  rowCount: number;
+  error: string | null;
+}
+
+/**
+ * Runs a query as a download (`exportFormat` csv, json or xlsx: the download's row limits, download permissions,
+ * `formatRows` and visualization-settings columns) into a Buffer. Throws ApiError like runQuery (a caller whose
+ * download permission is none gets 403); query failures come back as `status: 'failed'`.
+ */
+export async function runQueryToFile(ctx: AppContext, request: QueryRequest & { exportFormat: 'csv' | 'json' | 'xlsx' }): Promise<ExportedFile> {
+  const started = new Date();
+  const t0 = performance.now();
+  const chunks: Buffer[] = [];
+  let whole: string | null = null;
+  const out = new Out((body) => {
+    if (body !== null) whole = body;
+  });
+  const ended = new Promise<void>((resolve) => {
+    out.stream.on('end', resolve);
+    out.stream.on('close', resolve);
+  });
+  out.stream.on('data', (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+  const viz = request.visualizationSettings ?? null;
+  const mode = request.formatRows ? 'formatted' : 'plain';
+  const sink: ResultSink = request.exportFormat === 'csv' ? new CsvSink(out, mode, viz) : request.exportFormat === 'json' ? new JsonSink(out, mode, viz) : new XlsxSink(out, viz);
+  const signal = request.signal ?? new AbortController().signal;
+  let outcome: Outcome;
+  try {
+    const prepared = await prepareQuery(ctx, request);
+    outcome = await executeInto(ctx, prepared, sink, signal, started, t0, false);
+    record(ctx, request, prepared, started, t0, outcome);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
+    await sink.fail(failed).catch(() => {});
+    outcome = { status: 'failed', rowCount: 0, error: failed.error };
+    record(ctx, request, null, started, t0, outcome);
+  }
+  if (whole === null && out.hasStarted) await ended;
+  const body = whole !== null ? Buffer.from(whole as string, 'utf8') : Buffer.concat(chunks);
+  return { status: outcome.status, body, rowCount: outcome.rowCount, error: outcome.error };
+}
+
 /** The SQL a query compiles to, for people: `{query, params: null}` (values inlined as escaped literals). */
 export async function compileToNative(ctx: AppContext, request: QueryRequest): Promise<{ query: string; params: null }> {
   const prepared = await prepareQuery(ctx, { constraints: null, ...request });

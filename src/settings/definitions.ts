@@ -114,18 +114,7 @@ defineSetting({ key: 'user-visibility', type: 'keyword', visibility: 'admin', de
 });
 defineSetting({ key: 'redirect-all-requests-to-https', type: 'boolean', visibility: 'admin', default: false, description: 'Force all traffic to use HTTPS via a redirect, if the site URL is HTTPS' });
 
-// ----- email ------------------------------------------------------------------------------------------
-defineSetting({ key: 'email-smtp-host', type: 'string', visibility: 'settings-manager', default: null, description: 'The address of the SMTP server that handles your emails.' });
-defineSetting({ key: 'email-smtp-port', type: 'integer', visibility: 'settings-manager', default: null, range: { min: 1, max: 65535 }, description: 'The port your SMTP server uses for outgoing emails.' });
-defineSetting({ key: 'email-smtp-security', type: 'keyword', visibility: 'settings-manager', default: 'none', description: 'SMTP secure connection protocol. (tls, ssl, starttls, or none)' });
-defineSetting({ key: 'email-smtp-username', type: 'string', visibility: 'settings-manager', default: null, description: 'SMTP username.' });
-defineSetting({ key: 'email-smtp-password', type: 'string', visibility: 'settings-manager', default: null, sensitive: true, description: 'SMTP password.' });
-defineSetting({ key: 'email-from-address', type: 'string', visibility: 'settings-manager', default: 'notifications@metabase.com', description: 'The email address you want to use for the sender of emails.' });
-defineSetting({ key: 'email-from-name', type: 'string', visibility: 'settings-manager', default: null, description: 'The name you want to use for the sender of emails.' });
-defineSetting({ key: 'email-reply-to', type: 'json', visibility: 'settings-manager', default: null, description: 'The email address you want the replies to go to, if different from the from address.' });
-defineSetting({ key: 'email-configured?', type: 'boolean', visibility: 'public', description: 'Check whether Metabase is configured to send emails.',
-  getter: async (ctx) => Boolean(await ctx.settings.getString('email-smtp-host')) && Boolean(await ctx.settings.getNumber('email-smtp-port')),
-});
+// Email settings live with the code that sends email: src/notify/email/settings.ts.
 
 // ----- sharing and embedding ------------------------------------------------------------------------------
 defineSetting({ key: 'enable-public-sharing', type: 'boolean', visibility: 'authenticated', default: true, description: 'Enable admins to create publicly viewable links (and embeddable iframes) for Questions and Dashboards?' });

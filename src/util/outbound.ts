@@ -129,7 +129,7 @@ export interface OutboundRequest {
   method: string;
   url: string;
   headers?: Record<string, string>;
-  body?: string | null;
+  body?: string | Buffer | null;
   timeoutMs?: number;
   /** Longest response body read (bytes). */
   maxBytes?: number;

@@ -6,9 +6,8 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
-import { spawn } from 'node:child_process';
 import { createCard, registerDatabase } from '../cards/fixtures.js';
-import { freePort } from '../helpers/free-port.js';
+import { appDbEnvOf, spawnInstance } from '../helpers/instances.js';
 
 /** Counts the app-DB statements `ctx.db` runs while `work` runs. */
 async function countQueries(t: TestServer, work: () => Promise<unknown>): Promise<number> {
@@ -27,7 +26,6 @@ async function countQueries(t: TestServer, work: () => Promise<unknown>): Promis
   return n;
 }
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 forEachAppDb('hot path: caller and current-user caches', (server) => {
@@ -101,40 +99,3 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     }
   });
 });
-
-/** The app-DB variables of a running test server, to start a second instance on the same app DB. */
-function appDbEnvOf(t: TestServer): Record<string, string> {
-  const env = t.ctx.config.env;
-  const keys = ['MB_DB_TYPE', 'MB_DB_FILE', 'MB_DB_HOST', 'MB_DB_PORT', 'MB_DB_USER', 'MB_DB_PASS', 'MB_DB_DBNAME'];
-  return Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]!]));
-}
-
-/** Another Quarry process on the same app DB (a second instance shares no memory with this one). */
-async function spawnInstance(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(port), MB_LOAD_SAMPLE_CONTENT: 'false', QUARRY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return { url, stop };
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop();
-      throw new Error(`second instance did not start: ${stderr}`);
-    }
-    await sleep(50);
-  }
-}

@@ -48,6 +48,40 @@ const signedIn: Expectation = { users: 200 };
  * registered route must appear here or in OPEN.
  */
 const EXPECTED: Record<string, Expectation> = {
+  'GET /api/alert': signedIn, // the alerts one created or receives
+  'POST /api/alert': invalid,
+  'GET /api/alert/:id': {},
+  'PUT /api/alert/:id': {},
+  'DELETE /api/alert/:id/subscription': {}, // the card is unreadable to users; the admin receives it
+  'GET /api/alert/question/:id': {},
+  'GET /api/channel': signedIn, // non-admins list none
+  'POST /api/channel': { admin: 400 },
+  'GET /api/channel/:id': {},
+  'PUT /api/channel/:id': {},
+  'POST /api/channel/test': { admin: 400 },
+  'DELETE /api/email': {},
+  'PUT /api/email': { admin: 400 },
+  'POST /api/email/test': { admin: 400 }, // email isn't configured
+  'GET /api/notification': signedIn, // the alerts one may read
+  'POST /api/notification': invalid,
+  'GET /api/notification/:id': {},
+  'PUT /api/notification/:id': invalid,
+  'POST /api/notification/:id/send': { admin: 400 }, // the alert's question sends nothing for lack of email settings
+  'POST /api/notification/:id/unsubscribe': {}, // only its recipient, the admin
+  'POST /api/notification/send': invalid,
+  'GET /api/pulse': signedIn, // the subscriptions one may change
+  'POST /api/pulse': invalid,
+  'GET /api/pulse/:id': {},
+  'PUT /api/pulse/:id': {},
+  'DELETE /api/pulse/:id/subscription': { users: 404 }, // they don't receive it
+  'GET /api/pulse/form_input': signedIn,
+  'GET /api/pulse/preview_card/:id': {},
+  'GET /api/pulse/preview_card_info/:id': {},
+  'GET /api/pulse/preview_card_png/:id': {},
+  'GET /api/pulse/preview_dashboard/:id': {},
+  'POST /api/pulse/test': invalid,
+  'GET /api/slack/manifest': {},
+  'PUT /api/slack/settings': {},
   'GET /api/action': signedIn, // lists only the actions of models the caller can read
   'POST /api/action': invalid,
   'DELETE /api/action/:action-id': {},
@@ -217,6 +251,10 @@ const EXPECTED: Record<string, Expectation> = {
   'PUT /api/setting': { users: 204 }, // nothing sent; users may change only their own settings
   'GET /api/setting/:key': signedIn,
   'PUT /api/setting/:key': { body: () => ({ value: null }) }, // resets site-name; a body without `value` is a 400
+  'GET /api/task': {},
+  'GET /api/task/:id': {}, // history row 1: the housekeeping run at start
+  'GET /api/task/info': {},
+  'GET /api/task/unique-tasks': {},
   'GET /api/table': signedIn,
   'PUT /api/table': { admin: 400 },
   'GET /api/table/:id': dataRead,
@@ -299,6 +337,8 @@ const EXPECTED: Record<string, Expectation> = {
 const OPEN: Record<string, Expectation> = {
   'GET /api/health': { all: 200 },
   'GET /api/geojson/:key': { all: 200 }, // the built-in maps (public and embedded dashboards draw maps)
+  'POST /api/pulse/unsubscribe': { all: 400 }, // the signed link's hash is missing
+  'POST /api/pulse/unsubscribe/undo': { all: 400 },
   'GET /api/util/random_token': { all: 200 },
   'POST /api/util/password_check': { all: 400 },
   'GET /api/session/properties': { all: 200 },

@@ -44,6 +44,12 @@ export interface MatrixFixtures {
   actionUuid: string;
   /** The PostgreSQL warehouse (it has a schema, `public`; the Sample Database has none). */
   warehouseId: number;
+  /** A subscription to the dashboard and an alert on the card, both to the admin; a webhook channel. */
+  pulseId: number;
+  alertId: number;
+  /** Another alert, for /api/notification (unsubscribing from one doesn't race the other). */
+  notificationId: number;
+  channelId: number;
   /** Drops what the fixtures made outside Quarry (the warehouse). */
   cleanup(): Promise<void>;
 }
@@ -126,6 +132,15 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
   const warehouse = await addWarehouse(admin, 'postgres');
   const model = await tableModel(admin, warehouse, 'customers', collection.id);
   const action = ok(await admin.post('/api/action', renameAction(warehouse, model.id, { name: `${SECRET_MARKER} action` })), 'action');
+  const toAdmin = { channel_type: 'email', enabled: true, schedule_type: 'daily', schedule_hour: 8, recipients: [{ id: me.id }] };
+  const pulse = ok(
+    await admin.post('/api/pulse', { name: `${SECRET_MARKER} subscription`, dashboard_id: dashboard.id, cards: [{ id: card.id, include_csv: false, include_xls: false, dashboard_card_id: layout.dashcards[0].id }], channels: [toAdmin] }),
+    'subscription',
+  );
+  const alertBody = { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [toAdmin] };
+  const alert = ok(await admin.post('/api/alert', alertBody), 'alert');
+  const notification = ok(await admin.post('/api/alert', alertBody), 'notification');
+  const channel = ok(await admin.post('/api/channel', { name: `${SECRET_MARKER} hook`, type: 'channel/http', details: { url: 'https://example.com/hook', 'auth-method': 'none' } }), 'channel');
 
   return {
     callers: { anon: t.anon, user, nodata, admin },
@@ -152,6 +167,10 @@ export async function matrixFixtures(t: TestServer): Promise<MatrixFixtures> {
     actionId: action.id,
     warehouseId: warehouse.id,
     actionUuid: ok(await admin.post(`/api/action/${action.id}/public_link`), 'action link').uuid,
+    pulseId: pulse.id,
+    alertId: alert.id,
+    notificationId: notification.id,
+    channelId: channel.id,
     cleanup: warehouse.drop,
   };
 }
@@ -177,6 +196,13 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/timeline-event')) return String(fx.eventId);
     if (at('/api/timeline')) return String(fx.timelineId);
     if (at('/api/action')) return String(fx.actionId);
+    if (at('/api/pulse/preview_dashboard')) return String(fx.dashboardId);
+    if (at('/api/pulse/preview_card')) return String(fx.cardId);
+    if (at('/api/pulse')) return String(fx.pulseId);
+    if (at('/api/alert/question')) return String(fx.cardId);
+    if (at('/api/alert')) return String(fx.alertId);
+    if (at('/api/notification')) return String(fx.notificationId);
+    if (at('/api/channel')) return String(fx.channelId);
     return '1';
   };
   const isCard = /\/(card|pivot\/card)\/:(uuid|token)/.test(path) || at('/api/card/');
