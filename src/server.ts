@@ -16,6 +16,7 @@ import { installSecurityHeaders } from './http/headers.js';
 import { routes } from './http/route.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
+import { startCacheMaintenance } from './cache/maintenance.js';
 
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
@@ -67,6 +68,7 @@ export async function createServer(config: Config): Promise<Server> {
   installErrorHandling(app);
   await registerApi(routes(app, ctx), app, ctx);
   startBackgroundTasks(ctx);
+  startCacheMaintenance(ctx);
 
   return {
     app,

@@ -33,6 +33,7 @@ import { embedRoutes } from './embed.js';
 import { previewEmbedRoutes } from './preview-embed.js';
 import { actionRoutes } from './action.js';
 import { segmentRoutes } from './segment.js';
+import { cacheRoutes } from './cache.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -61,6 +62,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   permissionsGraphRoutes(r);
   actionRoutes(r);
   segmentRoutes(r);
+  cacheRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);

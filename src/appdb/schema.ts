@@ -17,6 +17,7 @@ import type { DataPermissionTables } from '../permissions/data-tables.js';
 import type { ActionTables } from '../actions/tables.js';
 import type { SegmentTables } from '../segments/tables.js';
 import type { AppLockTables } from './lock-tables.js';
+import type { CacheTables } from '../cache/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -30,5 +31,7 @@ export interface DB extends DataPermissionTables {}
 export interface DB extends ActionTables {}
 // Segments (named filters on tables).
 export interface DB extends SegmentTables {}
+// The result cache: policies and stored results.
+export interface DB extends CacheTables {}
 // Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
 export interface DB extends AppLockTables {}

@@ -10,6 +10,7 @@
 //   expand      ./expand.ts                               auto-bucketing, implicit joins, metadata loading
 //   compile     ./compile/stage.ts, ./native/compile.ts   MBQL → SQL via the engine's dialect; native tags
 //   (limits)    below                                     2,000 / 10,000 / export limits
+//   cache       ./cache-stage.ts (composed in ./run.ts)   saved-card runs: policy, stored results, in-flight sharing
 //   execute     ./execute/run.ts                          queue, pooled connection, stream, cancel, timeout
 //   annotate    ./results/annotate.ts                     cols, results_metadata
 //   write       ./write/*.ts                              API JSON, CSV, JSON, XLSX — streamed
@@ -90,6 +91,12 @@ export interface QueryRequest {
   visualizationSettings?: Record<string, unknown> | null;
   /** Also render the SQL laid out on several lines (for /api/dataset/native). */
   pretty?: boolean;
+  /**
+   * A saved card's run that may be answered from the result cache, and shared with identical runs under way
+   * (./cache-stage.ts): its cache policy decides. Absent: always run (ad-hoc queries, internal runs).
+   * `ignoreCache` skips reading a stored result; the fresh one is still stored.
+   */
+  cache?: { ignoreCache?: boolean };
 }
 
 export interface PreparedQuery {
@@ -122,6 +129,8 @@ export interface PreparedQuery {
   cardIds: number[];
   /** What the caller may download of the results (`full`, `limited` = 10,000 rows, `none`). */
   downloadPerms: 'full' | 'limited' | 'none';
+  /** The caller's data access as far as it changes the answer (permissions/query.ts); `shared` for links and embeds. */
+  accessContext: string;
 }
 
 /** An IANA zone name Intl understands, or null. */
@@ -266,6 +275,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   // authorize (a limited download comes back as a row cap)
   let accessRowCap: number | null = null;
   let downloadPerms: PreparedQuery['downloadPerms'] = 'full';
+  let accessContext = 'shared';
   if (!request.skipPermissionCheck) {
     const grant = await checkQueryAllowed(ctx, request.caller, {
       databaseId: database.id,
@@ -278,6 +288,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     });
     accessRowCap = grant.maxRows;
     downloadPerms = grant.downloadPerms;
+    accessContext = grant.accessContext;
   }
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
@@ -376,6 +387,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     hash: queryHash(normalized),
     cardIds: [...resolved.cards.keys()],
     downloadPerms,
+    accessContext,
   };
 }
 

@@ -1,0 +1,238 @@
+// The result cache end to end on a real PostgreSQL warehouse that counts the statements reaching it: policies and
+// their resolution, what a cached answer looks like, invalidation, automatic refresh, size limits, damaged entries.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachAppDb, setupAdmin } from '../helpers/server.js';
+import type { Client } from '../helpers/client.js';
+import { createCountingWarehouse, type CountingWarehouse } from './warehouse.js';
+import { refreshesSettled } from '../../src/cache/refresh.js';
+import { flushExecutions } from '../../src/query/index.js';
+
+const DURATION = { type: 'duration', duration: 1, unit: 'hours' };
+/** The parts of an answer that belong to the request, not to the result. */
+const REQUEST_KEYS = ['started_at', 'running_time', 'json_query', 'context', 'cached', 'updated_at', 'average_execution_time'];
+
+function resultPart(body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  for (const key of REQUEST_KEYS) delete out[key];
+  return out;
+}
+
+forEachAppDb('result cache', (server) => {
+  let admin: Client;
+  let wh: CountingWarehouse;
+
+  before(async () => {
+    admin = await setupAdmin(server());
+    wh = await createCountingWarehouse(server(), admin);
+  });
+  after(async () => {
+    await wh?.drop();
+  });
+
+  let n = 0;
+  async function card(query: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    n += 1;
+    const response = await admin.post('/api/card', { name: `Cached ${n}`, display: 'table', visualization_settings: {}, dataset_query: query, ...extra });
+    assert.equal(response.status, 200, response.text);
+    return response.body as { id: number };
+  }
+
+  const byCategory = () => ({
+    database: wh.id,
+    type: 'query',
+    query: { 'source-table': wh.table('counted_orders'), aggregation: [['count'], ['sum', ['field', wh.field('counted_orders', 'total'), null]]], breakout: [['field', wh.field('counted_orders', 'category'), null]] },
+  });
+
+  async function policy(model: string, modelId: number, strategy: Record<string, unknown>) {
+    const response = await admin.put('/api/cache', { model, model_id: modelId, strategy });
+    assert.equal(response.status, 200, response.text);
+    return response.body.id as number;
+  }
+
+  async function run(cardId: number, body: Record<string, unknown> = {}, client: Client = admin) {
+    const response = await client.post(`/api/card/${cardId}/query`, body);
+    assert.equal(response.status, 202, response.text);
+    assert.equal(response.body.status, 'completed', response.text);
+    return response.body;
+  }
+
+  test('a duration policy answers the second run from the cache, identical to the fresh run, without touching the database', async () => {
+    const c = await card(byCategory());
+    await policy('question', c.id, DURATION);
+    const before = await wh.count();
+    const fresh = await run(c.id);
+    assert.equal(fresh.cached, null);
+    assert.equal(await wh.count(), before + 1);
+    const cached = await run(c.id);
+    assert.equal(await wh.count(), before + 1, 'the second run never reached PostgreSQL');
+    assert.equal(typeof cached.cached, 'string');
+    assert.equal(cached.updated_at, cached.cached);
+    assert.ok(new Date(cached.cached).getTime() <= Date.now());
+    assert.equal(typeof cached.average_execution_time, 'number');
+    assert.equal(cached.status, 'completed');
+    assert.equal(cached.context, 'question');
+    assert.deepEqual(resultPart(cached), resultPart(fresh));
+    assert.equal(JSON.stringify(cached.data.rows), JSON.stringify(fresh.data.rows));
+    assert.equal(JSON.stringify(cached.data.cols), JSON.stringify(fresh.data.cols));
+    await flushExecutions(server().ctx);
+    const executions = await server().ctx.db.selectFrom('query_execution').select(['cache_hit']).where('card_id', '=', c.id).orderBy('id').execute();
+    assert.deepEqual(executions.map((e) => Boolean(e.cache_hit)), [false, true]);
+  });
+
+  test('ignore_cache runs the query and stores the fresh result', async () => {
+    const c = await card(byCategory());
+    await policy('question', c.id, DURATION);
+    await run(c.id);
+    const before = await wh.count();
+    const forced = await run(c.id, { ignore_cache: true });
+    assert.equal(forced.cached, null);
+    assert.equal(await wh.count(), before + 1);
+    const next = await run(c.id);
+    assert.equal(await wh.count(), before + 1);
+    assert.ok(next.cached >= forced.started_at, 'the result stored is the forced run');
+  });
+
+  test('policies resolve question → dashboard → database → root', async () => {
+    const c = await card(byCategory());
+    const dash = (await admin.post('/api/dashboard', { name: `Policies ${c.id}` })).body;
+    const put = await admin.put(`/api/dashboard/${dash.id}`, { dashcards: [{ id: -1, card_id: c.id, row: 0, col: 0, size_x: 4, size_y: 4 }] });
+    assert.equal(put.status, 200, put.text);
+    const dashcard = put.body.dashcards[0];
+    const runOnDashboard = async () => {
+      const r = await admin.post(`/api/dashboard/${dash.id}/dashcard/${dashcard.id}/card/${c.id}/query`, {});
+      assert.equal(r.status, 202, r.text);
+      return r.body;
+    };
+    try {
+      await policy('root', 0, DURATION);
+      await policy('database', wh.id, { type: 'nocache' });
+      await run(c.id);
+      assert.equal((await run(c.id)).cached, null, 'the database says nocache, over the root policy');
+      await policy('dashboard', dash.id, DURATION);
+      await runOnDashboard();
+      assert.equal(typeof (await runOnDashboard()).cached, 'string', 'run from the dashboard: its policy wins over the database');
+      assert.equal((await run(c.id)).cached, null, 'run on its own, the dashboard policy does not apply');
+      await policy('question', c.id, { type: 'nocache' });
+      assert.equal((await runOnDashboard()).cached, null, "the question's policy wins over the dashboard");
+    } finally {
+      await admin.delete('/api/cache', { model: 'root', model_id: [0] });
+      await admin.delete('/api/cache', { model: 'database', model_id: [wh.id] });
+    }
+  });
+
+  test('adaptive (ttl): only runs of at least min_duration_ms are stored, valid for multiplier × the average run', async () => {
+    const slow = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(300) AS x, 42 AS answer' } });
+    await policy('question', slow.id, { type: 'ttl', multiplier: 1000, min_duration_ms: 200 });
+    const before = await wh.count();
+    await run(slow.id);
+    const second = await run(slow.id);
+    assert.equal(await wh.count(), before + 1);
+    assert.equal(typeof second.cached, 'string');
+    const quick = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 43 AS answer' } });
+    await policy('question', quick.id, { type: 'ttl', multiplier: 1000, min_duration_ms: 60_000 });
+    const beforeQuick = await wh.count();
+    await run(quick.id);
+    assert.equal((await run(quick.id)).cached, null, 'a run shorter than min_duration_ms is not stored');
+    assert.equal(await wh.count(), beforeQuick + 2);
+  });
+
+  test('schedule: a result is valid until the schedule next fires', async () => {
+    const yearly = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 1 AS y' } });
+    await policy('question', yearly.id, { type: 'schedule', schedule: '0 0 0 1 1 ? *' });
+    await run(yearly.id);
+    assert.equal(typeof (await run(yearly.id)).cached, 'string');
+    const everySecond = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 2 AS y' } });
+    await policy('question', everySecond.id, { type: 'schedule', schedule: '* * * * * ? *' });
+    await run(everySecond.id);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal((await run(everySecond.id)).cached, null, 'the schedule fired since: the result is stale');
+  });
+
+  test('invalidation: policies, overrides, and card edits', async () => {
+    const c = await card(byCategory());
+    await policy('question', c.id, DURATION);
+    await run(c.id);
+    assert.equal(typeof (await run(c.id)).cached, 'string');
+    const invalidated = await admin.post('/api/cache/invalidate', undefined, { query: { question: c.id } });
+    assert.equal(invalidated.status, 200, invalidated.text);
+    assert.deepEqual(invalidated.body, { count: 1, message: 'Invalidated cache configuration.' });
+    assert.equal((await run(c.id)).cached, null);
+    assert.equal(typeof (await run(c.id)).cached, 'string');
+
+    const overrides = await admin.post('/api/cache/invalidate', undefined, { query: { question: c.id, include: 'overrides' } });
+    assert.deepEqual(overrides.body, { count: 1, message: 'Cleared a cached result.' });
+    assert.equal((await run(c.id)).cached, null);
+
+    assert.equal((await admin.put(`/api/card/${c.id}`, { parameters: [] })).status, 200);
+    assert.equal((await run(c.id)).cached, null, 'a card edit that changes its results invalidates them');
+
+    const nothing = await admin.post('/api/cache/invalidate');
+    assert.equal(nothing.status, 404);
+    assert.deepEqual(nothing.body, { count: -1, message: 'Nothing to invalidate.' });
+    const noConfig = await admin.post('/api/cache/invalidate', undefined, { query: { database: wh.id } });
+    assert.deepEqual(noConfig.body, { count: 0, message: 'No cache configuration to invalidate.' });
+  });
+
+  test('refresh_automatically: invalidating reruns the cached queries so the next viewer gets a cached result', async () => {
+    const c = await card(byCategory());
+    await policy('question', c.id, { ...DURATION, refresh_automatically: true });
+    const first = await run(c.id);
+    const before = await wh.count();
+    const invalidated = await admin.post('/api/cache/invalidate', undefined, { query: { question: c.id } });
+    assert.equal(invalidated.status, 200);
+    await refreshesSettled(server().ctx);
+    assert.equal(await wh.count(), before + 1, 'the refresh ran the query once');
+    const next = await run(c.id);
+    assert.equal(await wh.count(), before + 1);
+    assert.equal(typeof next.cached, 'string');
+    assert.ok(next.cached > first.started_at, 'a result of the refresh');
+    assert.deepEqual(next.data.rows, first.data.rows);
+  });
+
+  test('a result bigger than query-caching-max-kb is simply not stored', async () => {
+    const c = await card({ database: wh.id, type: 'native', native: { query: 'SELECT o.* FROM counted_orders o ORDER BY id LIMIT 1500' } });
+    await policy('question', c.id, DURATION);
+    assert.equal((await admin.put('/api/setting/query-caching-max-kb', { value: 1 })).status, 204);
+    try {
+      const before = await wh.count();
+      await run(c.id);
+      const second = await run(c.id);
+      assert.equal(second.cached, null);
+      assert.equal(second.row_count, 1500);
+      assert.equal(await wh.count(), before + 2);
+    } finally {
+      await admin.put('/api/setting/query-caching-max-kb', { value: null });
+    }
+    const tooBig = await admin.put('/api/setting/query-caching-max-kb', { value: 204801 });
+    assert.equal(tooBig.status, 400);
+    assert.match(tooBig.text, /Values greater than 204800 \(200\.0 MB\) are not allowed/);
+  });
+
+  test('a damaged entry is never replayed, and a download never uses the 2,000-row API result', async () => {
+    const c = await card({ database: wh.id, type: 'native', native: { query: 'SELECT id, total FROM counted_orders ORDER BY id' } });
+    await policy('question', c.id, DURATION);
+    const api = await run(c.id);
+    assert.equal(api.row_count, 2000);
+    const csv = await admin.post(`/api/card/${c.id}/query/csv`);
+    assert.equal(csv.status, 200);
+    assert.equal(csv.text.trim().split('\n').length, 15001, 'every row, not the API result cut at 2,000');
+    // cut every stored entry short, as a crash half-way through writing it would
+    const ctx = server().ctx;
+    const rows = await ctx.db.selectFrom('query_cache').select(['query_hash', 'results']).where('card_id', '=', c.id).execute();
+    assert.ok(rows.length >= 2);
+    for (const row of rows) {
+      const bytes = Buffer.from(row.results);
+      await ctx.db.updateTable('query_cache').set({ results: bytes.subarray(0, Math.floor(bytes.length / 2)) }).where('query_hash', '=', row.query_hash).execute();
+    }
+    const before = await wh.count();
+    const csvAgain = await admin.post(`/api/card/${c.id}/query/csv`);
+    assert.equal(csvAgain.text.trim().split('\n').length, 15001);
+    assert.equal(csvAgain.text, csv.text);
+    const apiAgain = await run(c.id);
+    assert.equal(apiAgain.cached, null);
+    assert.deepEqual(apiAgain.data.rows, api.data.rows);
+    assert.equal(await wh.count(), before + 2, 'both ran on the database');
+  });
+});
