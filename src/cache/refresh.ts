@@ -9,6 +9,7 @@
 
 import type { AppContext } from '../context.js';
 import { parseJson } from '../appdb/portable.js';
+import { strategyOfRow, UNIT_MS } from './strategy.js';
 
 export interface RefreshRecipe {
   card_id: number;
@@ -101,4 +102,53 @@ export async function refreshesSettled(ctx: AppContext): Promise<void> {
     await current;
     if (running.get(ctx) === current) return;
   }
+}
+
+/** How far ahead of their expiry results under a duration policy are run again. */
+export const EXPIRY_LEAD_MS = 60_000;
+
+/**
+ * Duration policies with `refresh_automatically`: results that run out within EXPIRY_LEAD_MS of `now` and were
+ * viewed since they were stored (Metabase refreshes what was used during the last period) run again. Results nobody
+ * looked at are left to expire. Returns how many ran.
+ */
+export async function refreshExpiring(ctx: AppContext, now = new Date()): Promise<number> {
+  const configs = await ctx.db
+    .selectFrom('cache_config')
+    .select(['id', 'strategy', 'config', 'refresh_automatically'])
+    .where('strategy', '=', 'duration')
+    .where('refresh_automatically', '=', true)
+    .execute();
+  let ran = 0;
+  for (const config of configs) {
+    const strategy = strategyOfRow(config);
+    if (strategy.type !== 'duration') continue;
+    const lifetime = strategy.duration * UNIT_MS[strategy.unit];
+    const expiringBy = new Date(now.getTime() + EXPIRY_LEAD_MS - lifetime).toISOString();
+    // long expired (nobody came for a whole period after): not refreshed
+    const notBefore = new Date(now.getTime() - lifetime - EXPIRY_LEAD_MS).toISOString();
+    const entries = await ctx.db
+      .selectFrom('query_cache')
+      .select(['refresh', 'card_id', 'dashboard_id', 'updated_at'])
+      .where('config_id', '=', config.id)
+      .where('refresh', 'is not', null)
+      .where('updated_at', '<=', expiringBy)
+      .where('updated_at', '>=', notBefore)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('query_execution')
+            .select('query_execution.id')
+            .whereRef('query_execution.card_id', '=', 'query_cache.card_id')
+            .whereRef('query_execution.started_at', '>', 'query_cache.updated_at')
+            .where('query_execution.context', '!=', 'cache-refresh'),
+        ),
+      )
+      .orderBy('updated_at', 'desc')
+      .limit(REFRESHES_PER_CARD * 20)
+      .execute();
+    const recipes = entries.map((e) => parseJson<RefreshRecipe | null>(e.refresh, null)).filter((r): r is RefreshRecipe => r !== null && typeof r.card_id === 'number');
+    ran += await runRefreshes(ctx, recipes);
+  }
+  return ran;
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { forEachAppDb, setupAdmin } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { createCountingWarehouse, type CountingWarehouse } from './warehouse.js';
-import { refreshesSettled } from '../../src/cache/refresh.js';
+import { refreshesSettled, refreshExpiring } from '../../src/cache/refresh.js';
 import { flushExecutions } from '../../src/query/index.js';
 
 const DURATION = { type: 'duration', duration: 1, unit: 'hours' };
@@ -189,6 +189,25 @@ forEachAppDb('result cache', (server) => {
     assert.equal(typeof next.cached, 'string');
     assert.ok(next.cached > first.started_at, 'a result of the refresh');
     assert.deepEqual(next.data.rows, first.data.rows);
+  });
+
+  test('refresh_automatically: a duration running out reruns what was viewed during the period, not what nobody looked at', async () => {
+    const viewed = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 7 AS y' } });
+    const unviewed = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 8 AS y' } });
+    for (const c of [viewed, unviewed]) await policy('question', c.id, { type: 'duration', duration: 5, unit: 'minutes', refresh_automatically: true });
+    await run(viewed.id);
+    await run(unviewed.id);
+    assert.equal(typeof (await run(viewed.id)).cached, 'string', 'viewed again while cached');
+    await flushExecutions(server().ctx);
+    const before = await wh.count();
+    const refreshedAfter = new Date().toISOString();
+    assert.equal(await refreshExpiring(server().ctx, new Date(Date.now() + 60_000)), 0, 'four minutes before expiry: nothing yet');
+    assert.equal(await refreshExpiring(server().ctx, new Date(Date.now() + 4.5 * 60_000)), 1);
+    assert.equal(await wh.count(), before + 1, 'only the viewed result ran again');
+    const after = await run(viewed.id);
+    assert.equal(typeof after.cached, 'string');
+    assert.ok(after.cached >= refreshedAfter, 'stored by the refresh');
+    assert.equal(await wh.count(), before + 1);
   });
 
   test('a result bigger than query-caching-max-kb is simply not stored', async () => {

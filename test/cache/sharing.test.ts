@@ -52,7 +52,7 @@ forEachAppDb('result sharing', (server) => {
   test('a cached dashboard load reaches the database not at all; an uncached one runs every card', async () => {
     const orders = wh.table('counted_orders');
     const breakouts = ['category', 'region', 'created_at'];
-    const cards = [];
+    const cards: Array<{ id: number }> = [];
     for (const b of breakouts) {
       const field = b === 'created_at' ? ['field', wh.field('counted_orders', b), { 'temporal-unit': 'month' }] : ['field', wh.field('counted_orders', b), null];
       cards.push(await card(`By ${b}`, { database: wh.id, type: 'query', query: { 'source-table': orders, aggregation: [['count'], ['avg', ['field', wh.field('counted_orders', 'total'), null]]], breakout: [field] } }));
