@@ -24,11 +24,6 @@ export interface ConfigItem {
   collection?: { id: number; name: string; authority_level: string | null; type: string | null };
 }
 
-/** A strategy as the API shows it: `refresh_automatically` only on duration and schedule strategies. */
-export function strategyJson(strategy: Strategy): Record<string, unknown> {
-  return { ...strategy };
-}
-
 /** Metabase's write check on a database, dashboard or question: 404 when it doesn't exist, 403 without access. */
 async function checkEntityWrite(ctx: AppContext, caller: Caller, model: Exclude<CacheModel, 'root'>, id: number): Promise<void> {
   switch (model) {
@@ -140,7 +135,7 @@ export async function listConfigs(ctx: AppContext, options: ListOptions) {
   if (paging) q = q.limit(options.limit!).offset(options.offset ?? 0);
   const rows = await q.execute();
   const data: ConfigItem[] = rows.map((row) => {
-    const item: ConfigItem = { model: row.model as CacheModel, model_id: row.model_id, strategy: strategyJson(strategyOfRow(row)) };
+    const item: ConfigItem = { model: row.model as CacheModel, model_id: row.model_id, strategy: { ...strategyOfRow(row) } };
     const name = options.id === null ? (row.card_name ?? row.dash_name) : null;
     if (name) item.name = name;
     if (options.id === null && row.collection_id !== null && row.collection_id !== undefined) {

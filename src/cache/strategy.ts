@@ -122,8 +122,3 @@ export function rowOfStrategy(strategy: Strategy): { strategy: string; config: s
   const { refresh_automatically, ...config } = rest;
   return { strategy: type, config: JSON.stringify(config), refresh_automatically: refresh_automatically === true };
 }
-
-/** Whether results under this strategy are rerun when they go stale (duration and schedule strategies). */
-export function refreshesAutomatically(strategy: Strategy): boolean {
-  return (strategy.type === 'duration' || strategy.type === 'schedule') && strategy.refresh_automatically;
-}
