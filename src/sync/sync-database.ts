@@ -5,6 +5,7 @@
 
 import type { AppContext } from '../context.js';
 import { withLease } from '../tasks/lease.js';
+import { recordTask, startTask } from '../tasks/history.js';
 import { conflict } from '../http/errors.js';
 import { connectionFor, loadDatabaseRow } from '../databases/connections.js';
 import { bool, nowIso } from '../appdb/portable.js';
@@ -64,12 +65,27 @@ export async function syncDatabase(ctx: AppContext, databaseId: number, kind: Sy
   const result = await withLease(ctx, syncLeaseKey(databaseId), LEASE_TTL_MS, async (): Promise<SyncOutcome> => {
     const started = Date.now();
     try {
-      const open = await connectionFor(ctx, databaseId);
+      const open = await connectionFor(ctx, databaseId).catch(async (error) => {
+        // a database that can't be reached fails the first step the sync would have taken
+        const task = kind === 'values' ? 'field values scanning' : kind === 'analyze' ? 'analyze' : 'sync';
+        await (await startTask(ctx, task, { dbId: databaseId, details: { kind } })).fail(error);
+        throw error;
+      });
       const fullSync = bool(open.database.is_full_sync);
-      if (kind === 'full' || kind === 'schema' || kind === 'metadata') await syncMetadata(ctx, open, signal);
-      if ((kind === 'full' && fullSync) || kind === 'schema' || kind === 'analyze') await analyzeDatabase(ctx, open, { signal });
-      if (kind === 'metadata' && fullSync) await analyzeDatabase(ctx, open, { signal, onlyUnanalyzed: !bool(open.database.refingerprint) });
-      if ((kind === 'full' && fullSync) || kind === 'values') await scanFieldValues(ctx, open, { signal });
+      // each step is a row of task history, named as Metabase names them
+      const step = <T>(task: string, work: () => Promise<T>, details: (value: T) => Record<string, unknown>) =>
+        recordTask(ctx, task, { dbId: databaseId, details: { kind } }, async (run) => {
+          const value = await work();
+          Object.assign(run.details, details(value));
+          return value;
+        });
+      if (kind === 'full' || kind === 'schema' || kind === 'metadata') {
+        await step('sync', () => syncMetadata(ctx, open, signal), (r) => ({ 'tables-added': r.tablesAdded, 'tables-removed': r.tablesRemoved, 'tables-skipped': r.tablesSkipped.length }));
+      }
+      const analyze = (onlyUnanalyzed: boolean) => step('analyze', () => analyzeDatabase(ctx, open, { signal, onlyUnanalyzed }), (r) => ({ 'tables-analyzed': r.tables, 'tables-failed': r.failed.length }));
+      if ((kind === 'full' && fullSync) || kind === 'schema' || kind === 'analyze') await analyze(false);
+      if (kind === 'metadata' && fullSync) await analyze(!bool(open.database.refingerprint));
+      if ((kind === 'full' && fullSync) || kind === 'values') await step('field values scanning', () => scanFieldValues(ctx, open, { signal }), (n) => ({ 'fields-scanned': n }));
       if (kind === 'full' || kind === 'schema' || kind === 'metadata') await markInitialStatus(ctx, databaseId, 'complete');
       ctx.log.info({ db: databaseId, kind, ms: Date.now() - started }, 'database sync finished');
       return 'done';

@@ -221,6 +221,10 @@ const EXPECTED: Record<string, Expectation> = {
   'PUT /api/setting': { users: 204 }, // nothing sent; users may change only their own settings
   'GET /api/setting/:key': signedIn,
   'PUT /api/setting/:key': { body: () => ({ value: null }) }, // resets site-name; a body without `value` is a 400
+  'GET /api/task': {},
+  'GET /api/task/:id': {}, // history row 1: the housekeeping run at start
+  'GET /api/task/info': {},
+  'GET /api/task/unique-tasks': {},
   'GET /api/table': signedIn,
   'PUT /api/table': { admin: 400 },
   'GET /api/table/:id': dataRead,

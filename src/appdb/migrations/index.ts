@@ -20,6 +20,7 @@ import * as m0040 from './0040_dashboard_tabs_series_params.js';
 import * as m0050 from './0050_data_permissions.js';
 import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
+import * as m0080 from './0080_task_history_and_scheduler.js';
 import * as m0090 from './0090_result_cache.js';
 
 export interface AppMigration {
@@ -46,5 +47,6 @@ export const migrations: Record<string, AppMigration> = {
   '0050_data_permissions': m0050,
   '0060_actions': m0060,
   '0070_segments': m0070,
+  '0080_task_history_and_scheduler': m0080,
   '0090_result_cache': m0090,
 };
