@@ -10,6 +10,7 @@ import { collectionAccess } from '../permissions/collections.js';
 import { writableCard } from '../cards/cards.js';
 import { writableDashboard } from '../dashboards/dashboards.js';
 import { rowOfStrategy, strategyOfRow, type Strategy } from './strategy.js';
+import { schedulesChanged } from './maintenance.js';
 
 export const CACHE_MODELS = ['root', 'database', 'dashboard', 'question'] as const;
 export type CacheModel = (typeof CACHE_MODELS)[number];
@@ -171,6 +172,7 @@ export async function storeConfig(ctx: AppContext, model: CacheModel, modelId: n
       await update();
     }
   }
+  schedulesChanged(ctx);
   return (await existing())!.id;
 }
 
@@ -178,4 +180,5 @@ export async function storeConfig(ctx: AppContext, model: CacheModel, modelId: n
 export async function deleteConfigs(ctx: AppContext, model: CacheModel, ids: number[]): Promise<void> {
   if (!ids.length) return;
   await ctx.db.deleteFrom('cache_config').where('model', '=', model).where('model_id', 'in', ids).execute();
+  schedulesChanged(ctx);
 }

@@ -11,7 +11,7 @@
 
 import type { AppContext } from '../context.js';
 import { DEFAULT_ROOT_STRATEGY, UNIT_MS, strategyOfRow, type Strategy } from './strategy.js';
-import { previousFire } from './cron.js';
+import { latestFireTime } from '../tasks/cron.js';
 import type { CacheModel } from './configs.js';
 
 export interface CachedRun {
@@ -103,7 +103,7 @@ export async function validSince(ctx: AppContext, policy: Policy, now: Date, ave
       since = now.getTime() - s.duration * UNIT_MS[s.unit];
       break;
     case 'schedule':
-      since = previousFire(s.schedule, now, await scheduleZone(ctx))?.getTime() ?? null;
+      since = latestFireTime(s.schedule, await scheduleZone(ctx), now)?.getTime() ?? null;
       break;
   }
   if (since === null) return null;

@@ -10,7 +10,7 @@
 import type { Issue, ParseResult, Schema } from '../http/schema.js';
 import { parseJson } from '../appdb/portable.js';
 import { bool } from '../appdb/portable.js';
-import { quartzCron } from './cron.js';
+import { isValidCron } from '../tasks/cron.js';
 
 export const STRATEGY_TYPES = ['nocache', 'ttl', 'duration', 'schedule'] as const;
 export type StrategyType = (typeof STRATEGY_TYPES)[number];
@@ -46,6 +46,13 @@ const KEYS: Record<StrategyType, readonly string[]> = {
   duration: ['type', 'duration', 'unit', 'refresh_automatically'],
   schedule: ['type', 'schedule', 'refresh_automatically'],
 };
+
+/** A Quartz cron string: 6 or 7 fields, exactly one of day-of-month and day-of-week left open with `?`. */
+function quartzSchedule(expression: string): boolean {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length < 6 || fields.length > 7 || (fields[3] === '?') === (fields[5] === '?')) return false;
+  return isValidCron(expression);
+}
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2_147_483_647;
 
@@ -85,7 +92,7 @@ function parseStrategy(value: unknown): ParseResult<Strategy> {
       }
       break;
     case 'schedule':
-      if (typeof input.schedule !== 'string' || !quartzCron(input.schedule)) issue(['schedule'], input.schedule === undefined ? 'missing required key' : CRON, input.schedule);
+      if (typeof input.schedule !== 'string' || !quartzSchedule(input.schedule)) issue(['schedule'], input.schedule === undefined ? 'missing required key' : CRON, input.schedule);
       break;
   }
   if (issues.length) return { ok: false, issues };

@@ -1,5 +1,6 @@
 // Quartz cron expressions (`sec min hour day-of-month month day-of-week [year]`, Metabase's schedule strings) read
-// with croner in a given IANA time zone: day-of-week 1 = Sunday as in Quartz (`alternativeWeekdays`), `?`, `L`, `#`.
+// with croner in a given IANA time zone: day-of-week 1 = Sunday as in Quartz (`alternativeWeekdays`), `?`, `L`, `#`,
+// and Quartz's `start/step` increments (`0/6`, Metabase's default model-refresh schedule: `sloppyRanges`).
 // Across DST a local time that doesn't exist fires at the first instant after the gap, and one that exists twice
 // fires once.
 
@@ -24,7 +25,7 @@ export function quartzCron(expression: string, timezone: string): Cron | null {
   let cron: Cron | null;
   try {
     // paused and without a function: used only to compute fire times, never starts a timer
-    cron = new Cron(expression.trim(), { timezone: validZone(timezone), alternativeWeekdays: true, paused: true });
+    cron = new Cron(expression.trim(), { timezone: validZone(timezone), alternativeWeekdays: true, sloppyRanges: true, paused: true });
   } catch {
     cron = null;
   }

@@ -8,6 +8,7 @@ import type { Client } from '../helpers/client.js';
 import { createCountingWarehouse, type CountingWarehouse } from './warehouse.js';
 import { refreshesSettled, refreshExpiring } from '../../src/cache/refresh.js';
 import { flushExecutions } from '../../src/query/index.js';
+import { schedulerOf } from '../../src/tasks/scheduler.js';
 
 const DURATION = { type: 'duration', duration: 1, unit: 'hours' };
 /** The parts of an answer that belong to the request, not to the result. */
@@ -208,6 +209,36 @@ forEachAppDb('result cache', (server) => {
     assert.equal(typeof after.cached, 'string');
     assert.ok(after.cached >= refreshedAfter, 'stored by the refresh');
     assert.equal(await wh.count(), before + 1);
+  });
+
+  test('refresh_automatically: a schedule policy reruns its results when it fires, on the cluster scheduler', async () => {
+    const c = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 9 AS y' } });
+    const configId = await policy('question', c.id, { type: 'schedule', schedule: '0 0 0 1 1 ? *', refresh_automatically: true });
+    await run(c.id);
+    const kind = schedulerOf(server().ctx).kinds.get('cache-refresh')!;
+    const job = (await kind.list(server().ctx)).find((j) => j.key === String(configId));
+    assert.equal(job?.cron, '0 0 0 1 1 ? *');
+    const before = await wh.count();
+    const refreshedAfter = new Date().toISOString();
+    const details: Record<string, unknown> = {};
+    await kind.run(server().ctx, { key: String(configId), occurrence: new Date(), attempt: 1, progress: {}, checkpoint: async () => {}, details, signal: new AbortController().signal });
+    assert.equal(details.refreshed, 1);
+    assert.equal(await wh.count(), before + 1);
+    const next = await run(c.id);
+    assert.ok(next.cached >= refreshedAfter, 'the refreshed result');
+    assert.equal(await wh.count(), before + 1);
+
+    // and the scheduler really fires it: every second, nobody viewing
+    const often = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 10 AS y' } });
+    await policy('question', often.id, { type: 'schedule', schedule: '* * * * * ? *', refresh_automatically: true });
+    await run(often.id);
+    const start = await wh.count();
+    const deadline = Date.now() + 20_000;
+    while ((await wh.count()) === start && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok((await wh.count()) > start, 'rerun by the scheduler without any viewer');
+    await admin.delete('/api/cache', { model: 'question', model_id: [often.id] });
+    const history = (await admin.get('/api/task', { query: { task: 'cache-refresh' } })).body;
+    assert.ok(history.data.some((t: any) => t.task === 'cache-refresh'), JSON.stringify(history).slice(0, 300));
   });
 
   test('a result bigger than query-caching-max-kb is simply not stored', async () => {
