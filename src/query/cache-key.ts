@@ -16,6 +16,7 @@
 
 import { createHash } from 'node:crypto';
 import type { PreparedQuery } from './pipeline.js';
+import { canonicalJson } from '../util/canonical-json.js';
 
 /** What the writer receiving the result does with values. */
 export interface OutputShape {
@@ -25,20 +26,6 @@ export interface OutputShape {
   withMetadata: boolean;
 }
 
-function canonical(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
-  if (x && typeof x === 'object') {
-    const o = x as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  if (typeof x === 'bigint') return `"${x.toString()}n"`;
-  if (typeof x === 'number' && !Number.isFinite(x)) return `"${String(x)}"`;
-  return JSON.stringify(x) ?? 'null';
-}
 
 export function resultCacheKey(prepared: PreparedQuery, output: OutputShape): string {
   const request = prepared.request;
@@ -71,5 +58,5 @@ export function resultCacheKey(prepared: PreparedQuery, output: OutputShape): st
       viz: download ? (request.visualizationSettings ?? null) : null,
     },
   };
-  return createHash('sha256').update(canonical(material)).digest('hex');
+  return createHash('sha256').update(canonicalJson(material)).digest('hex');
 }

@@ -41,6 +41,7 @@ import { compileNative, type NativeCompileContext } from './native/compile.js';
 import { dialectFor } from './dialects.js';
 import { querySettings, downloadRowCap, ABSOLUTE_MAX_RESULTS, type QuerySettings } from './settings.js';
 import { invalidQuery, QueryError } from './errors.js';
+import { canonicalJson } from '../util/canonical-json.js';
 
 export type ExportFormat = 'api' | 'csv' | 'json' | 'xlsx';
 
@@ -152,23 +153,11 @@ function validZone(zone: string | null | undefined): string | null {
   return valid ? zone : null;
 }
 
-/** Stable JSON (sorted keys) for hashing. */
-function canonical(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
-  if (x && typeof x === 'object') {
-    return `{${Object.keys(x)
-      .sort()
-      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((x as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(x) ?? 'null';
-}
 
 /** Metabase's query hash: the query without the keys that don't change its results. */
 export function queryHash(query: DatasetQuery): string {
   const { constraints: _c, middleware: _m, info: _i, ...rest } = query;
-  return createHash('sha256').update(canonical(rest)).digest('hex');
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
 function jsonQueryOf(query: DatasetQuery, request: QueryRequest): Record<string, unknown> {
