@@ -17,6 +17,7 @@ import { routes } from './http/route.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
 import { startCacheMaintenance } from './cache/maintenance.js';
+import { startModelPersistence } from './persistence/schedule.js';
 
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
@@ -69,6 +70,7 @@ export async function createServer(config: Config): Promise<Server> {
   await registerApi(routes(app, ctx), app, ctx);
   startBackgroundTasks(ctx);
   startCacheMaintenance(ctx);
+  startModelPersistence(ctx);
 
   return {
     app,

@@ -34,6 +34,7 @@ import { previewEmbedRoutes } from './preview-embed.js';
 import { actionRoutes } from './action.js';
 import { segmentRoutes } from './segment.js';
 import { cacheRoutes } from './cache.js';
+import { persistRoutes } from './persist.js';
 import { taskRoutes } from './task.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
@@ -64,6 +65,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   actionRoutes(r);
   segmentRoutes(r);
   cacheRoutes(r);
+  persistRoutes(r);
   taskRoutes(r);
   publicRoutes(r);
   embedRoutes(r);

@@ -6,6 +6,7 @@
 //   validate    ./mbql/validate.ts                        structure, with messages naming the bad clause
 //   resolve     ./resolve.ts                              card__N sources, models, metrics, segments, snippets, {{#N}}
 //   authorize   ../permissions/query.ts                   the one data-permission check
+//   persisted   ./persisted.ts                            persisted models read from their tables
 //   parameters  ./parameters/apply.ts                     parameters → MBQL filters; template-tag values
 //   expand      ./expand.ts                               auto-bucketing, implicit joins, metadata loading
 //   compile     ./compile/stage.ts, ./native/compile.ts   MBQL → SQL via the engine's dialect; native tags
@@ -42,6 +43,7 @@ import { dialectFor } from './dialects.js';
 import { querySettings, downloadRowCap, ABSOLUTE_MAX_RESULTS, type QuerySettings } from './settings.js';
 import { invalidQuery, QueryError } from './errors.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { planPersistedModels, persistedLookup, persistedSelect, wrapOwnRun, orderOverSource } from './persisted.js';
 
 export type ExportFormat = 'api' | 'csv' | 'json' | 'xlsx';
 
@@ -98,6 +100,8 @@ export interface QueryRequest {
    * `ignoreCache` skips reading a stored result; the fresh one is still stored.
    */
   cache?: { ignoreCache?: boolean };
+  /** Read persisted models from their tables (./persisted.ts); false when building those tables. Default true. */
+  usePersistedModels?: boolean;
 }
 
 export interface PreparedQuery {
@@ -279,12 +283,16 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     downloadPerms = grant.downloadPerms;
     accessContext = grant.accessContext;
   }
+  // persisted models (a model's own run becomes the source of a stage that takes its parameters)
+  const persisted = await planPersistedModels(ctx, request, resolved, normalized);
+  const ownRun = persisted.own;
+  const base = ownRun && !ownRun.native ? wrapOwnRun(resolved.query, ownRun.cardId) : resolved.query;
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
   const dialect = dialectFor(database.engine, database.dbms_version);
   const settings = await querySettings(ctx);
   // parameters
-  let query = applyMbqlParameters(resolved.query, resolved.query.parameters ?? [], settings.startOfWeek);
+  let query = applyMbqlParameters(base, base.parameters ?? [], settings.startOfWeek);
   // expand (with the metadata every stage needs)
   const metadata = new Metadata(ctx);
   if (query.type === 'query' && query.query) {
@@ -320,6 +328,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     cardSql: () => {
       throw new Error('replaced by Compiler');
     },
+    persistedModel: persistedLookup(persisted),
   };
   const compiler = new Compiler(options, resolved, query.parameters ?? []);
   let fragment: Sql;
@@ -329,13 +338,22 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   let hasAggregation = false;
   let maxRows: number | null;
   if (query.type === 'native') {
-    fragment = compiler.native(query);
+    fragment = ownRun ? persistedSelect(persisted.models.get(ownRun.cardId)!) : compiler.native(query);
     maxRows = rowLimit(request, query, false, settings);
   } else {
+    // a persisted model's own run: its stage is the source; the answer keeps the stage's columns, order and limit
+    const model = ownRun ? (query.query!['source-query'] as MbqlQuery) : null;
+    const modelStage = model ? compiler.mbql(model) : null;
+    if (model && modelStage) {
+      const order = orderOverSource(model, modelStage.columns);
+      if (!order) return prepareQuery(ctx, { ...request, usePersistedModels: false });
+      query.query!['order-by'] = [...order, ...(query.query!['order-by'] ?? [])];
+    }
     const compiled = compiler.mbql(query.query!);
-    hasAggregation = compiled.hasAggregation;
-    columns = compiled.columns;
-    columnsKnown = compiled.columnsKnown;
+    if (modelStage && compiled.select.from.kind !== 'native') return prepareQuery(ctx, { ...request, usePersistedModels: false });
+    hasAggregation = (modelStage ?? compiled).hasAggregation;
+    columns = (modelStage ?? compiled).columns;
+    columnsKnown = (modelStage ?? compiled).columnsKnown;
     maxRows = rowLimit(request, query, hasAggregation, settings);
     // The limit goes into the SQL, except Excel's absolute cap on aggregated queries (Metabase writes that LIMIT
     // only for unaggregated ones); reading stops at maxRows either way.
@@ -343,7 +361,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     if (sqlLimit !== null) {
       compiled.select.limit = compiled.select.limit === null ? sqlLimit : Math.min(compiled.select.limit, sqlLimit);
     }
-    const own = ownLimit(query.query!);
+    const own = ownLimit(model ?? query.query!);
     if (own !== null) maxRows = maxRows === null ? own : Math.min(maxRows, own);
     fragment = renderSelect(compiled.select, dialect, { pretty: false, indent: '' });
     select = compiled.select;

@@ -10,6 +10,7 @@ import { hasUserSetup } from '../users/setup-state.js';
 import { ensureEmbeddingSecret } from '../embed/settings.js';
 import { HOST_POLICIES, type HostPolicy } from '../util/outbound.js';
 import '../cache/settings.js';
+import '../persistence/settings.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 
@@ -196,8 +197,6 @@ defineSetting({ key: 'max-results-bare-rows', type: 'integer', visibility: 'auth
 defineSetting({ key: 'breakout-bins-num', type: 'integer', visibility: 'authenticated', default: 8, range: { min: 'positive' }, description: 'When using the default binning strategy and a number of bins is not provided, this number will be used as the default.' });
 defineSetting({ key: 'breakout-bin-width', type: 'double', visibility: 'authenticated', default: 10.0, range: { min: 'positive' }, description: 'When using the default binning strategy for a field of type Coordinate (such as Latitude and Longitude), this number will be used as the default bin width (in degrees).' });
 defineSetting({ key: 'native-query-autocomplete-match-style', type: 'keyword', visibility: 'authenticated', default: 'substring', description: 'Matching style for native query editor’s autocomplete.' });
-defineSetting({ key: 'persisted-models-enabled', type: 'boolean', visibility: 'authenticated', default: false, description: 'Allow persisting models into the source database.' });
-defineSetting({ key: 'persisted-model-refresh-cron-schedule', type: 'string', visibility: 'admin', default: '0 0 0/6 * * ? *', description: 'cron syntax string to schedule refreshing persisted models.' });
 
 // ----- user-local preferences --------------------------------------------------------------------------------
 for (const [key, type, fallback] of [

@@ -22,6 +22,7 @@ import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
 import * as m0080 from './0080_task_history_and_scheduler.js';
 import * as m0090 from './0090_result_cache.js';
+import * as m0091 from './0091_persisted_info.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -49,4 +50,5 @@ export const migrations: Record<string, AppMigration> = {
   '0070_segments': m0070,
   '0080_task_history_and_scheduler': m0080,
   '0090_result_cache': m0090,
+  '0091_persisted_info': m0091,
 };
