@@ -3,6 +3,13 @@
 // `model_<card id>_<slug>` (slug: the lower-cased name, whitespace as `_`, letters, digits and `_` only, 10
 // characters at most). Identifiers are always quoted by the engine's dialect.
 
+const SCHEMA_PREFIX = 'metabase_cache_';
+
+/** Schemas of persisted models (this instance's or another's): never synced as the database's own tables. */
+export function isPersistenceSchema(schema: string | null): boolean {
+  return schema !== null && schema.toLowerCase().startsWith(SCHEMA_PREFIX);
+}
+
 export function schemaName(siteUuid: string, databaseId: number): string {
   const initials = siteUuid
     .split('-')
@@ -10,7 +17,7 @@ export function schemaName(siteUuid: string, databaseId: number): string {
     .join('')
     .toLowerCase()
     .replace(/[^0-9a-f]/g, '');
-  return `metabase_cache_${initials}_${databaseId}`;
+  return `${SCHEMA_PREFIX}${initials}_${databaseId}`;
 }
 
 export function modelSlug(name: string): string {

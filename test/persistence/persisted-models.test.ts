@@ -11,6 +11,7 @@ import { createCountingWarehouse, type CountingWarehouse } from '../cache/wareho
 import { refreshesDone } from '../../src/persistence/refresh.js';
 import { pruneTables } from '../../src/persistence/prune.js';
 import { schedulerOf } from '../../src/tasks/scheduler.js';
+import { idleSyncs } from '../../src/sync/runner.js';
 
 forEachAppDb('persisted models', (server) => {
   let admin: Client;
@@ -104,6 +105,11 @@ forEachAppDb('persisted models', (server) => {
     assert.equal(info.creator.email, 'admin@example.com');
     assert.equal((await admin.get(`/api/card/${model.id}`)).body.persisted, true);
     assert.equal(await tableRows(info.table_name), 15000);
+    // Quarry's schema is its own: a sync of the database doesn't show it as the database's tables
+    assert.equal((await admin.post(`/api/database/${wh.id}/sync_schema`)).status, 200);
+    await idleSyncs(server().ctx);
+    const synced = (await admin.get(`/api/database/${wh.id}/metadata`)).body.tables.map((t: any) => t.schema);
+    assert.ok(!synced.some((s: string) => s.startsWith('metabase_cache_')), JSON.stringify(synced));
 
     const before = await wh.count();
     // the model's own run: same columns, same rows, in the same order, from the table
