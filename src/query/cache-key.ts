@@ -16,6 +16,7 @@
 
 import { createHash } from 'node:crypto';
 import type { PreparedQuery } from './pipeline.js';
+import type { StageColumn } from './compile/stage.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 /** What the writer receiving the result does with values. */
@@ -26,6 +27,22 @@ export interface OutputShape {
   withMetadata: boolean;
 }
 
+
+/**
+ * What sync recomputes on its own schedule (fingerprints, whether a field keeps a list of values) stays out of the
+ * key — a re-analysis would otherwise throw away every cached result of the database; the replay takes those two
+ * from the current metadata instead (`volatileColumnKeys`).
+ */
+function stableColumn(column: StageColumn): unknown {
+  if (!column.field) return column;
+  const { fingerprint: _f, has_field_values: _h, ...field } = column.field;
+  return { ...column, field };
+}
+
+/** The per-column metadata sync keeps current, as a fresh run would report it (null: the column has no field). */
+export function volatileColumnKeys(prepared: PreparedQuery): Array<{ fingerprint: unknown; has_field_values: unknown } | null> {
+  return (prepared.columns ?? []).map((c) => (c.field ? { fingerprint: c.field.fingerprint, has_field_values: c.field.has_field_values } : null));
+}
 
 export function resultCacheKey(prepared: PreparedQuery, output: OutputShape): string {
   const request = prepared.request;
@@ -44,7 +61,7 @@ export function resultCacheKey(prepared: PreparedQuery, output: OutputShape): st
     params: prepared.params,
     native: prepared.native,
     maxRows: prepared.maxRows,
-    columns: prepared.columns,
+    columns: prepared.columns?.map(stableColumn) ?? null,
     columnsKnown: prepared.columnsKnown,
     model: request.modelMetadata ?? null,
     sessionTimezone: prepared.sessionTimezone,

@@ -21,7 +21,7 @@ import type { PreparedQuery } from './pipeline.js';
 import type { Outcome } from './run.js';
 import type { Col } from './results/annotate.js';
 import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
-import { resultCacheKey } from './cache-key.js';
+import { resultCacheKey, volatileColumnKeys } from './cache-key.js';
 import { averageRunningTimeOfHash } from './executions/record.js';
 
 export type Execute = (ctx: AppContext, prepared: PreparedQuery, sink: ResultSink, signal: AbortSignal, started: Date, t0: number, wantMetadata: boolean) => Promise<Outcome>;
@@ -80,9 +80,22 @@ class RecordingSink implements ResultSink {
   }
 }
 
+/** The stored columns with what sync keeps current taken from the metadata now, as a fresh run would have them. */
+function currentCols(cols: Col[], prepared: PreparedQuery): Col[] {
+  const current = volatileColumnKeys(prepared);
+  return cols.map((col, i) => {
+    const now = current[i];
+    if (!now) return col;
+    const out: Col = { ...col };
+    if ('fingerprint' in col) out.fingerprint = now.fingerprint;
+    if ('has_field_values' in col) out.has_field_values = now.has_field_values;
+    return out;
+  });
+}
+
 /** Writes a recorded or stored result into a writer as this request's answer. */
 async function replay(entry: DecodedEntry, sink: ResultSink, prepared: PreparedQuery, started: Date, t0: number, cached: string, average: number | null): Promise<number> {
-  await sink.start(entry.header.cols as Col[]);
+  await sink.start(currentCols(entry.header.cols as Col[], prepared));
   for (const batch of entry.batches) await sink.rows(batch.map((row) => [...row]));
   const summary = {
     ...(entry.summary as unknown as ResultSummary),

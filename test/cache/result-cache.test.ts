@@ -82,6 +82,25 @@ forEachAppDb('result cache', (server) => {
     assert.deepEqual(executions.map((e) => Boolean(e.cache_hit)), [false, true]);
   });
 
+  test("a re-analysis of the fields keeps cached results (with the new fingerprints); an admin's rename doesn't", async () => {
+    const c = await card(byCategory());
+    await policy('question', c.id, DURATION);
+    const fresh = await run(c.id);
+    const categoryField = wh.field('counted_orders', 'category');
+    const fingerprint = { global: { 'distinct-count': 3, 'nil%': 0 }, type: { 'type/Text': { 'average-length': 6 } } };
+    await server().ctx.db.updateTable('metabase_field').set({ fingerprint: JSON.stringify(fingerprint), has_field_values: 'list' }).where('id', '=', categoryField).execute();
+    const reanalysed = await run(c.id);
+    assert.equal(typeof reanalysed.cached, 'string', 'still from the cache');
+    assert.deepEqual(reanalysed.data.cols[0].fingerprint, fingerprint, 'as a fresh run would report it');
+    assert.equal(reanalysed.data.cols[0].has_field_values, 'list');
+    assert.deepEqual(reanalysed.data.rows, fresh.data.rows);
+    assert.equal((await admin.put(`/api/field/${categoryField}`, { display_name: 'Kind' })).status, 200);
+    const renamed = await run(c.id);
+    assert.equal(renamed.cached, null, 'the columns changed: a fresh run');
+    assert.equal(renamed.data.cols[0].display_name, 'Kind');
+    await admin.put(`/api/field/${categoryField}`, { display_name: 'Category' });
+  });
+
   test('ignore_cache runs the query and stores the fresh result', async () => {
     const c = await card(byCategory());
     await policy('question', c.id, DURATION);
