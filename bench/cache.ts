@@ -21,6 +21,7 @@ import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
+import { Api, waitFor } from './server.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const ADMIN = { email: 'bench@example.com', password: 'Bench-Pass-123', first_name: 'Bench', last_name: 'Admin' };
@@ -30,42 +31,8 @@ const MODEL_ROWS = 100_000;
 
 type Obj = Record<string, any>;
 
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 300_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-class Api {
-  constructor(
-    readonly base: string,
-    readonly session: string,
-  ) {}
-
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const r = await fetch(this.base + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': this.session },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    return { status: r.status, body: text ? JSON.parse(text) : null };
-  }
-
-  async ok(method: string, path: string, body?: unknown): Promise<any> {
-    const r = await this.call(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-    return r.body;
-  }
-
+/** The admin's client, with the card runs the benchmark times. */
+class BenchApi extends Api {
   async run(cardId: number): Promise<Obj> {
     const r = await this.call('POST', `/api/card/${cardId}/query`, {});
     if (r.status !== 202 || r.body.status !== 'completed') throw new Error(`card ${cardId}: ${JSON.stringify(r.body).slice(0, 300)}`);
@@ -114,7 +81,7 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     await waitFor('the server', async () => (await fetch(`${base}/api/health`)).ok);
     const props = (await (await fetch(`${base}/api/session/properties`)).json()) as Obj;
     const setup = (await (await fetch(`${base}/api/setup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }) })).json()) as Obj;
-    const api = new Api(base, setup.id);
+    const api = new BenchApi(base, setup.id);
     const details = { host: PG.host, port: PG.port, user: PG.user, ...(PG.password ? { password: PG.password } : {}), dbname: warehouse.name };
     const db = await api.ok('POST', '/api/database', { engine: 'postgres', name: 'Bench warehouse', details });
     const md = await waitFor('synced metadata', async () => {
@@ -125,7 +92,7 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     await waitFor('the first analysis', async () => {
       const tasks = await api.ok('GET', '/api/task?task=analyze&limit=50&offset=0').catch(() => null);
       return (tasks?.data ?? []).some((t: Obj) => t.task === 'analyze' && t.db_id === db.id && t.status === 'success');
-    });
+    }, 600_000);
     const table = (name: string) => md.tables.find((t: Obj) => t.name === name);
     const field = (t: string, f: string) => ['field', table(t).fields.find((x: Obj) => x.name === f).id, null];
     const orders = table('ORDERS').id;

@@ -148,6 +148,7 @@ export async function executeCached(
   wantMetadata: boolean,
   execute: Execute,
 ): Promise<Outcome> {
+  const run: Run = { ctx, prepared, sink, signal, started, t0, wantMetadata, execute };
   const request = prepared.request;
   if (!request.cache || request.cardId === undefined || request.cardId === null) return execute(ctx, prepared, sink, signal, started, t0, wantMetadata);
   let policy: Policy | null;
@@ -174,7 +175,7 @@ export async function executeCached(
 
   const runs = inFlightRuns<{ shared: Shared; outcome: Outcome }>(ctx);
   for (let attempt = 0; ; attempt++) {
-    const joined = await runs.join(key, () => lead(ctx, prepared, sink, signal, started, t0, wantMetadata, execute, policy, key));
+    const joined = await runs.join(key, () => lead(run, policy, key));
     if (!joined.follower) return joined.value.outcome;
     const shared = joined.value.shared;
     switch (shared.kind) {
@@ -204,19 +205,21 @@ async function storedResult(ctx: AppContext, policy: Policy, key: string, averag
   return entry ? { entry, at: stored.updatedAt } : null;
 }
 
+/** One run through the stage: what `executeCached` was given. */
+interface Run {
+  ctx: AppContext;
+  prepared: PreparedQuery;
+  sink: ResultSink;
+  signal: AbortSignal;
+  started: Date;
+  t0: number;
+  wantMetadata: boolean;
+  execute: Execute;
+}
+
 /** The leading run: executes, records, stores before its answer ends, and says what the waiting runs get. */
-async function lead(
-  ctx: AppContext,
-  prepared: PreparedQuery,
-  sink: ResultSink,
-  signal: AbortSignal,
-  started: Date,
-  t0: number,
-  wantMetadata: boolean,
-  execute: Execute,
-  policy: Policy,
-  key: string,
-): Promise<{ shared: Shared; outcome: Outcome }> {
+async function lead(run: Run, policy: Policy, key: string): Promise<{ shared: Shared; outcome: Outcome }> {
+  const { ctx, prepared, sink, signal, started, t0, wantMetadata, execute } = run;
   const storedAt = started.toISOString();
   const recorder = new EntryRecorder(await maxEntryBytes(ctx));
   const recording = new RecordingSink(sink, recorder, async (summary) => {
