@@ -1,7 +1,8 @@
 // Stage "persisted models" (after authorize, so permissions are judged on the model's real query): a model kept as
 // a table in its database (src/persistence) is read from that table instead of running its query again —
-//   - wherever it is a source: questions built on it, joins to it (any depth): the compiler reads the table for the
-//     source stage (`CompileOptions.persistedModel`), when the table has every column the stage returns;
+//   - wherever it is a source: questions built on it, joins to it (any depth), native SQL naming it as `{{#N}}`: the
+//     compiler reads the table for that stage (`CompileOptions.persistedModel`), when the table has every column the
+//     stage returns;
 //   - when the model itself is run (its own query, dashcards and filters included): its stage becomes the source of
 //     an outer stage that keeps its columns and order and takes the parameters, so dashboard filters apply to the
 //     table's rows; a native model without parameters reads the table as it is.

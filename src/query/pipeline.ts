@@ -244,8 +244,11 @@ class Compiler {
     if (this.compiling.has(cardId)) throw invalidQuery(`Card ${cardId} refers to itself.`);
     this.compiling.add(cardId);
     try {
-      if (q.type === 'native') return compileNative(q.native!, [], this.options);
-      return renderSelect(compileStage(q.query!, this.options).select, this.options.dialect);
+      // a persisted model is read from its table (./persisted.ts)
+      const persisted = this.options.persistedModel;
+      if (q.type === 'native') return persisted?.(cardId, []) ?? compileNative(q.native!, [], this.options);
+      const compiled = compileStage(q.query!, this.options);
+      return persisted?.(cardId, compiled.columns.map((c) => c.name)) ?? renderSelect(compiled.select, this.options.dialect);
     } finally {
       this.compiling.delete(cardId);
     }

@@ -9,6 +9,7 @@ import { createCountingWarehouse, type CountingWarehouse } from './warehouse.js'
 import { refreshesSettled, refreshExpiring } from '../../src/cache/refresh.js';
 import { flushExecutions } from '../../src/query/index.js';
 import { schedulerOf } from '../../src/tasks/scheduler.js';
+import { purgeEntries } from '../../src/cache/entries.js';
 
 const DURATION = { type: 'duration', duration: 1, unit: 'hours' };
 /** The parts of an answer that belong to the request, not to the result. */
@@ -277,6 +278,43 @@ forEachAppDb('result cache', (server) => {
     const tooBig = await admin.put('/api/setting/query-caching-max-kb', { value: 204801 });
     assert.equal(tooBig.status, 400);
     assert.match(tooBig.text, /Values greater than 204800 \(200\.0 MB\) are not allowed/);
+  });
+
+  test('purging: entries past query-caching-max-ttl, then the oldest beyond query-caching-max-total-kb', async () => {
+    const ctx = server().ctx;
+    const cards = [];
+    for (const y of [11, 12, 13]) {
+      // a few kilobytes each, compressed (md5 doesn't compress)
+      const c = await card({ database: wh.id, type: 'native', native: { query: `SELECT ${y} AS y, md5((g * ${y})::text) AS h, (SELECT quarry_counted(0)) AS x FROM generate_series(1, 200) g` } });
+      await policy('question', c.id, DURATION);
+      await run(c.id);
+      cards.push(c.id);
+    }
+    const entries = await ctx.db.selectFrom('query_cache').select(['card_id', 'size_bytes', 'updated_at']).where('card_id', 'in', cards).orderBy('updated_at').execute();
+    assert.equal(entries.length, 3);
+    assert.ok(entries[0].size_bytes > 1024);
+    // room for the two newest only (anything stored before the three goes first)
+    const kb = Math.ceil((entries[1].size_bytes + entries[2].size_bytes) / 1024);
+    assert.equal((await admin.put('/api/setting/query-caching-max-total-kb', { value: kb })).status, 204);
+    try {
+      await purgeEntries(ctx);
+      const left = await ctx.db.selectFrom('query_cache').select('card_id').where('card_id', 'in', cards).execute();
+      assert.deepEqual(left.map((e) => e.card_id).sort(), cards.slice(1).sort(), 'the oldest went first');
+    } finally {
+      await admin.put('/api/setting/query-caching-max-total-kb', { value: null });
+    }
+    const beforeCount = await wh.count();
+    assert.equal(typeof (await run(cards[2])).cached, 'string');
+    // a day later, with a maximum age of an hour: gone
+    assert.equal((await admin.put('/api/setting/query-caching-max-ttl', { value: 3600 })).status, 204);
+    try {
+      await purgeEntries(ctx, new Date(Date.now() + 24 * 3600_000));
+      assert.equal((await ctx.db.selectFrom('query_cache').select('card_id').where('card_id', 'in', cards).execute()).length, 0);
+    } finally {
+      await admin.put('/api/setting/query-caching-max-ttl', { value: null });
+    }
+    assert.equal((await run(cards[2])).cached, null);
+    assert.equal(await wh.count(), beforeCount + 1);
   });
 
   test('a damaged entry is never replayed, and a download never uses the 2,000-row API result', async () => {

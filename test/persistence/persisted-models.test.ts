@@ -141,6 +141,12 @@ forEachAppDb('persisted models', (server) => {
     });
     assert.match(joined.data.native_form.query, new RegExp(info.table_name));
     assert.deepEqual(joined.data.rows, [[15000]]);
+
+    // native SQL naming the model as {{#N}}
+    const tag = `#${model.id}-order-lines`;
+    const native = await dataset({ database: wh.id, type: 'native', native: { query: `SELECT count(*) AS n FROM {{${tag}}} AS m`, 'template-tags': { [tag]: { id: 'm', name: tag, 'display-name': 'Model', type: 'card', 'card-id': model.id } } } });
+    assert.match(native.data.native_form.query, new RegExp(info.table_name));
+    assert.deepEqual(native.data.rows, [[15000]]);
     assert.equal(await wh.count(), before, 'the view behind the model was never read');
   });
 
