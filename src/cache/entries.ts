@@ -71,7 +71,7 @@ export class EntryRecorder {
   }
 
   rows(batch: unknown[][]): void {
-    if (batch.length) this.push(JSON.stringify(batch, encodeValue));
+    if (batch.length && !this.abandoned) this.push(JSON.stringify(batch, encodeValue));
   }
 
   summary(summary: Record<string, unknown>): void {
