@@ -126,6 +126,12 @@ export interface StoredEntry {
   results: Buffer;
 }
 
+/** When the entry of `hash` was stored, if there is one (without reading it). */
+export async function entryStoredAt(ctx: AppContext, hash: string): Promise<string | null> {
+  const row = await ctx.db.selectFrom('query_cache').select('updated_at').where('query_hash', '=', hash).executeTakeFirst();
+  return row?.updated_at ?? null;
+}
+
 /** The entry of `hash` stored at or after `since`, if any. */
 export async function readEntry(ctx: AppContext, hash: string, since: string): Promise<StoredEntry | null> {
   const row = await ctx.db

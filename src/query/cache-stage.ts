@@ -13,7 +13,7 @@
 
 import type { AppContext } from '../context.js';
 import { resolvePolicy, validSince, mayStore, type Policy } from '../cache/policy.js';
-import { decodeEntry, readEntry, writeEntry, EntryRecorder, type DecodedEntry } from '../cache/entries.js';
+import { decodeEntry, entryStoredAt, readEntry, writeEntry, EntryRecorder, type DecodedEntry } from '../cache/entries.js';
 import { inFlightRuns } from '../cache/inflight.js';
 import { maxEntryBytes } from '../cache/settings.js';
 import { purgeSoon } from '../cache/maintenance.js';
@@ -160,7 +160,9 @@ export async function executeCached(
   }
   if (!policy || policy.strategy.type === 'nocache') return execute(ctx, prepared, sink, signal, started, t0, wantMetadata);
   const key = resultCacheKey(prepared, { format: request.exportFormat ?? 'api', valueMode: sink.valueMode, withMetadata: wantMetadata });
-  const average = () => averageRunningTimeOfHash(ctx, prepared.hash);
+  // asked at most once per run, and only when needed (adaptive validity, and the figure cached answers report)
+  let averaging: Promise<number | null> | null = null;
+  const average = () => (averaging ??= averageRunningTimeOfHash(ctx, prepared.hash));
 
   if (!request.cache.ignoreCache) {
     const hit = await storedResult(ctx, policy, key, average).catch((error) => {
@@ -197,6 +199,8 @@ export async function executeCached(
 }
 
 async function storedResult(ctx: AppContext, policy: Policy, key: string, average: () => Promise<number | null>): Promise<{ entry: DecodedEntry; at: string } | null> {
+  // adaptive policies need the query's average to know how old a result may be: first see whether there is one at all
+  if (policy.strategy.type === 'ttl' && !(await entryStoredAt(ctx, key))) return null;
   const since = await validSince(ctx, policy, new Date(), average);
   if (!since) return null;
   const stored = await readEntry(ctx, key, since);
