@@ -143,6 +143,18 @@ forEachAppDb('result cache', (server) => {
     }
   });
 
+  test("without any policy: a card's legacy cache_ttl (hours), else Metabase's default adaptive policy", async () => {
+    const legacy = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 21 AS y' } }, { cache_ttl: 2 });
+    await run(legacy.id);
+    assert.equal(typeof (await run(legacy.id)).cached, 'string', 'cache_ttl: 2 hours');
+    const plain = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(0) AS x, 22 AS y' } });
+    await run(plain.id);
+    assert.equal((await run(plain.id)).cached, null, 'the default policy stores only runs of a second or more');
+    const slow = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(1100) AS x, 23 AS y' } });
+    await run(slow.id);
+    assert.equal(typeof (await run(slow.id)).cached, 'string', 'a run over a second: kept for 10 × its average');
+  });
+
   test('adaptive (ttl): only runs of at least min_duration_ms are stored, valid for multiplier × the average run', async () => {
     const slow = await card({ database: wh.id, type: 'native', native: { query: 'SELECT quarry_counted(300) AS x, 42 AS answer' } });
     await policy('question', slow.id, { type: 'ttl', multiplier: 1000, min_duration_ms: 200 });
