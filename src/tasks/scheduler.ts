@@ -278,7 +278,7 @@ export class Scheduler {
         if (kind.history !== false) {
           history = await startTask(this.ctx, kind.history ?? kind.kind, {
             dbId: kind.dbIdOf?.(claim.key) ?? null,
-            details: { job_key: claim.key, occurrence: claim.occurrence.toISOString(), attempt: claim.attempt },
+            details: { job_key: claim.key, occurrence: claim.occurrence.toISOString(), attempt: claim.attempt, instance: this.owner },
           });
         }
         const details = history?.details ?? {};

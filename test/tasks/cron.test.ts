@@ -30,6 +30,14 @@ test('day-of-week numbers are Quartz ones (1 = Sunday, 2 = Monday), with # and L
   assert.equal(isValidCron('every morning'), false);
 });
 
+test("Quartz's start/step fields: every six hours from midnight, every eight from 1:30, every 15 minutes", () => {
+  assert.deepEqual(fireTimes('0 0 0/6 * * ? *', 'UTC', '2025-03-01T00:00:00Z', 4), ['2025-03-01T06:00:00.000Z', '2025-03-01T12:00:00.000Z', '2025-03-01T18:00:00.000Z', '2025-03-02T00:00:00.000Z']);
+  assert.deepEqual(fireTimes('0 30 1/8 * * ? *', 'UTC', '2025-03-01T00:00:00Z', 3), ['2025-03-01T01:30:00.000Z', '2025-03-01T09:30:00.000Z', '2025-03-01T17:30:00.000Z']);
+  assert.deepEqual(fireTimes('0 0/15 * * * ? *', 'UTC', '2025-03-01T00:00:00Z', 2), ['2025-03-01T00:15:00.000Z', '2025-03-01T00:30:00.000Z']);
+  assert.deepEqual(fireTimes('0/20 * * * * ? *', 'UTC', '2025-03-01T00:00:00Z', 2), ['2025-03-01T00:00:20.000Z', '2025-03-01T00:00:40.000Z']);
+  assert.equal(isValidCron('0 0 0/6 * * ? *'), true);
+});
+
 test('a job fires at its local time, once a day across both DST changes', () => {
   // New York springs forward on 2025-03-09 (02:00 → 03:00) and falls back on 2025-11-02 (02:00 → 01:00)
   assert.deepEqual(fireTimes('0 30 2 * * ? *', 'America/New_York', '2025-03-08T00:00:00Z', 3), [
