@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
+import { Api, waitFor } from './server.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3919;
@@ -36,38 +37,6 @@ function startProcess(env: Record<string, string>): ChildProcess {
   });
 }
 
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-class Api {
-  constructor(readonly session: string) {}
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const r = await fetch(BASE + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': this.session },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    return { status: r.status, body: text ? JSON.parse(text) : null };
-  }
-  async ok(method: string, path: string, body?: unknown): Promise<any> {
-    const r = await this.call(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-    return r.body;
-  }
-}
-
 async function setup(): Promise<Api> {
   const props = (await (await fetch(`${BASE}/api/session/properties`)).json()) as Record<string, string>;
   const r = await fetch(`${BASE}/api/setup`, {
@@ -75,7 +44,7 @@ async function setup(): Promise<Api> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }),
   });
-  return new Api(((await r.json()) as { id: string }).id);
+  return new Api(BASE, ((await r.json()) as { id: string }).id);
 }
 
 interface Schema {
@@ -274,7 +243,7 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     const password = 'Other-Pass-123';
     await api.ok('POST', '/api/user', { first_name: 'Other', last_name: 'User', email: 'other@example.com', password });
     const login = (await (await fetch(`${BASE}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'other@example.com', password }) })).json()) as { id: string };
-    const otherApi = new Api(login.id);
+    const otherApi = new Api(BASE, login.id);
     const otherCard = await api.ok('POST', '/api/card', { name: 'Other user card', display: 'scalar', visualization_settings: {}, dataset_query: queries[0].query, result_metadata: [] });
 
     // The SQL each card ran (as Quarry compiled it), for the raw driver: unfiltered, and with the Category filter.

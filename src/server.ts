@@ -16,6 +16,8 @@ import { installSecurityHeaders } from './http/headers.js';
 import { routes } from './http/route.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
+import { startCacheMaintenance } from './cache/maintenance.js';
+import { startModelPersistence } from './persistence/schedule.js';
 
 import { captureLog } from './diagnostics/log-buffer.js';
 import { noteStartupTime } from './diagnostics/startup.js';
@@ -71,6 +73,8 @@ export async function createServer(config: Config): Promise<Server> {
   installErrorHandling(app);
   await registerApi(routes(app, ctx), app, ctx);
   startBackgroundTasks(ctx);
+  startCacheMaintenance(ctx);
+  startModelPersistence(ctx);
   noteStartupTime(ctx, performance.now() - started);
 
   return {

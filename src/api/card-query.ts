@@ -8,6 +8,7 @@ import { cardParameterRemapping, cardParameterValues } from '../cards/parameter-
 import { cardQueryMetadata } from '../cards/query-metadata.js';
 import type { ExportFormat } from '../query/index.js';
 import '../cards/query-sources.js';
+import '../cards/cache-refresh.js';
 import { applyDatabaseAccess } from '../databases/access.js';
 
 const EXPORT_FORMATS = ['csv', 'api', 'xlsx', 'json'] as const;
@@ -45,6 +46,7 @@ export function cardQueryRoutes(r: Routes) {
       parameters: body.parameters ?? [],
       collectionPreview: body.collection_preview ?? false,
       dashboardId: body.dashboard_id,
+      ignoreCache: body.ignore_cache ?? false,
     }),
   );
 
@@ -63,7 +65,7 @@ export function cardQueryRoutes(r: Routes) {
   );
 
   r.post('/api/card/pivot/:card-id/query', { params: { 'card-id': s.posInt() }, body: runBody }, ({ ctx, caller, params, body, reply }) =>
-    runCardPivot(ctx, caller, reply, params['card-id'], { parameters: body.parameters ?? [] }),
+    runCardPivot(ctx, caller, reply, params['card-id'], { parameters: body.parameters ?? [], ignoreCache: body.ignore_cache ?? false }),
   );
 
   r.get('/api/card/:card-id/params/:param-key/values', { params: { 'card-id': s.posInt(), 'param-key': s.nbstr() } }, ({ ctx, caller, params }) =>

@@ -232,6 +232,7 @@ export function dashboardRoutes(r: Routes) {
         cardId: params['card-id'],
         parameters: body.parameters ?? [],
         loadId: body.dashboard_load_id,
+        ignoreCache: body.ignore_cache ?? false,
       }),
   );
 

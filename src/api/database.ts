@@ -3,12 +3,13 @@
 // permissions (src/databases/access.ts).
 
 import type { Routes } from '../http/route.js';
+import { enableDatabase, disableDatabase } from '../persistence/switch.js';
 import { Respond } from '../http/route.js';
 import { s } from '../http/schema.js';
 import { isKnownEngine } from '../drivers/engines.js';
 import { ENGINE_MESSAGE } from '../databases/connection-test.js';
 import {
-  createDatabase, deleteDatabase, discardDatabaseValues, dismissSpinner, getDatabase, listDatabases, requestSchemaSync, setPersistence, updateDatabase,
+  createDatabase, deleteDatabase, discardDatabaseValues, dismissSpinner, getDatabase, listDatabases, requestSchemaSync, updateDatabase,
   validateDetails, databaseOr404,
 } from '../databases/databases.js';
 import { autocomplete, databaseFields, databaseMetadata, idFields, listSchemas, schemaTables, syncableSchemas } from '../databases/metadata.js';
@@ -172,12 +173,12 @@ export function databaseRoutes(r: Routes) {
     return { status: 'ok' };
   });
   r.post('/api/database/:id/dismiss_spinner', { auth: 'admin', params: id }, ({ ctx, params }) => dismissSpinner(ctx, params.id));
-  r.post('/api/database/:id/persist', { auth: 'admin', params: id }, async ({ ctx, params }) => {
-    await setPersistence(ctx, params.id, true);
+  r.post('/api/database/:id/persist', { params: id }, async ({ ctx, caller, params }) => {
+    await enableDatabase(ctx, caller, await databaseOr404(ctx, params.id));
     return Respond.noContent();
   });
-  r.post('/api/database/:id/unpersist', { auth: 'admin', params: id }, async ({ ctx, params }) => {
-    await setPersistence(ctx, params.id, false);
+  r.post('/api/database/:id/unpersist', { params: id }, async ({ ctx, caller, params }) => {
+    await disableDatabase(ctx, caller, await databaseOr404(ctx, params.id));
     return Respond.noContent();
   });
 }

@@ -46,6 +46,8 @@ import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
 import { tilesRoutes } from './tiles.js';
 import { modelIndexRoutes } from './model-index.js';
+import { cacheRoutes } from './cache.js';
+import { persistRoutes } from './persist.js';
 import { taskRoutes } from './task.js';
 import { emailRoutes } from './email.js';
 import { pulseRoutes } from './pulse.js';
@@ -95,6 +97,8 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   permissionsGraphRoutes(r);
   actionRoutes(r);
   segmentRoutes(r);
+  cacheRoutes(r);
+  persistRoutes(r);
   taskRoutes(r);
   emailRoutes(r);
   pulseRoutes(r);

@@ -19,6 +19,8 @@ import type { SegmentTables } from '../segments/tables.js';
 import type { AppLockTables } from './lock-tables.js';
 import type { ModelIndexTables } from '../model-index/tables.js';
 import type { NotifyTables } from '../notify/tables.js';
+import type { CacheTables } from '../cache/tables.js';
+import type { PersistenceTables } from '../persistence/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -34,6 +36,10 @@ export interface DB extends ActionTables {}
 export interface DB extends SegmentTables {}
 // Model indexes (indexed entities of models, found by search).
 export interface DB extends ModelIndexTables {}
+// The result cache: policies and stored results.
+export interface DB extends CacheTables {}
+// Persisted models (model caching).
+export interface DB extends PersistenceTables {}
 // Rows locked to serialize read-then-write transactions on MySQL (./locks.ts).
 export interface DB extends AppLockTables {}
 // Subscriptions, alerts and notification channels.

@@ -19,6 +19,7 @@ import { cardReferences, checkedLegacyQuery, checkTypeRules, legacyQuery, queryI
 import { computeResultMetadata, mergeModelMetadata } from './result-metadata.js';
 import { serializeCard } from './card-revisions.js';
 import { cardsByIds, findCard, requireCard, resultMetadataOf, type CardRow } from './store.js';
+import { RESULT_CHANGING_FIELDS } from './cache-invalidation.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
 import { fitName, NAME_MAX } from '../util/fit.js';
 
@@ -297,6 +298,8 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
   }
   if (has('cache_ttl')) changes.cache_ttl = input.cache_ttl ?? null;
   if (has('collection_position')) changes.collection_position = input.collection_position ?? null;
+  // what the card returns changed: results cached before now are stale
+  if (RESULT_CHANGING_FIELDS.some((field) => field in changes)) changes.cache_invalidated_at = nowIso();
 
   if ((has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) || (has('embedding_params') && input.embedding_params)) {
     if (!caller.isSuperuser) throw forbidden();

@@ -9,6 +9,7 @@ import { hydrateCollections } from '../collections/json.js';
 import { lastEditInfo } from '../revisions/revisions.js';
 import { userInfos } from './creators.js';
 import { canRunAdhocQueries } from './data-access.js';
+import { persistedCardIds } from '../persistence/store.js';
 import type { CardRow } from './store.js';
 import { averageRunningTimes, flushExecutions } from '../query/index.js';
 
@@ -127,10 +128,11 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
     uploadTables(ctx, rows.filter((r) => r.type === 'model' && r.table_id !== null).map((r) => r.table_id as number)),
     options.parameterUsage && rows.length === 1 ? parameterUsage(ctx, rows[0].id) : Promise.resolve(0),
   ]);
-  const [adhoc, averages, lastStarts] = await Promise.all([
+  const [adhoc, averages, lastStarts, persisted] = await Promise.all([
     canRunAdhocQueries(ctx, access.caller, rows),
     averageRunningTimes(ctx, ids),
     lastQueryStarts(ctx, ids),
+    persistedCardIds(ctx.db, rows.filter((r) => r.type === 'model').map((r) => r.id)),
   ]);
   return rows.map((row, i) => {
     const canWrite = canWriteCard(access, row);
@@ -154,7 +156,7 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
       last_query_start: lastStarts.get(row.id) ?? null,
       moderation_reviews: [],
       based_on_upload: row.type === 'model' && row.table_id !== null && uploads.has(row.table_id) ? row.table_id : null,
-      ...(row.type === 'model' ? { persisted: false } : {}),
+      ...(row.type === 'model' ? { persisted: persisted.has(row.id) } : {}),
       ...(edit ? { 'last-edit-info': edit } : {}),
     };
   });

@@ -70,6 +70,8 @@ export interface CardRunOptions {
   parameters?: unknown;
   collectionPreview?: boolean;
   dashboardId?: number | null;
+  /** Skip the stored result (the fresh one is still stored). */
+  ignoreCache?: boolean;
 }
 
 /** POST /api/card/:id/query — 202 with the result, failures inside the body. */
@@ -84,6 +86,7 @@ export async function runCard(ctx: AppContext, caller: Caller, reply: FastifyRep
     dashboardId: options.dashboardId ?? null,
     parameters: cardRunParameters(card, options.parameters),
     modelMetadata: modelMetadataOf(card),
+    cache: { ignoreCache: options.ignoreCache ?? false },
   };
   await touchLastUsed(ctx, card.id);
   return runQuery(ctx, reply, request);
@@ -111,6 +114,7 @@ export async function exportCard(ctx: AppContext, caller: Caller, reply: Fastify
     filename: `${slugify(card.name) || 'query_result'}_${new Date().toISOString()}`,
     visualizationSettings: parseJson<Obj>(card.visualization_settings, {}),
     modelMetadata: modelMetadataOf(card),
+    cache: {},
   };
   await touchLastUsed(ctx, card.id);
   if (options.pivotResults && query.type === 'query') return runPivotQuery(ctx, reply, { ...request, pivot: pivotOf(card) });
@@ -143,6 +147,7 @@ export async function runCardPivot(ctx: AppContext, caller: Caller, reply: Fasti
     parameters: cardRunParameters(card, options.parameters),
     pivot: pivotOf(card),
     modelMetadata: modelMetadataOf(card),
+    cache: { ignoreCache: options.ignoreCache ?? false },
   });
 }
 

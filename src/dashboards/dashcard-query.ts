@@ -107,6 +107,8 @@ export interface DashcardRunOptions {
   formatRows?: boolean;
   pivot?: boolean;
   loadId?: string | null;
+  /** Skip the stored result (the fresh one is still stored). */
+  ignoreCache?: boolean;
 }
 
 function requestedParameters(value: unknown): Obj[] {
@@ -192,6 +194,7 @@ export async function dashcardQueryRequest(ctx: AppContext, caller: Caller, opti
     // every target comes from the dashcard's saved mappings (the viewer sends values only)
     savedParameterTargets: true,
     modelMetadata: modelMetadataOf(card),
+    cache: { ignoreCache: options.ignoreCache ?? false },
     ...(format
       ? {
           exportFormat: format,

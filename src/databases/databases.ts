@@ -5,10 +5,9 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import type { ConnectionDetails } from '../drivers/driver.js';
-import { ApiError, badRequest, messageError, notFound, paymentRequired } from '../http/errors.js';
+import { ApiError, badRequest, notFound, paymentRequired } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, parseJson } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
-import { findDriver } from '../drivers/registry.js';
 import type { DatabaseRow, TableRow } from './database-row.js';
 import { readDetails, writeDetails, mergeSecrets } from './details.js';
 import { databaseJson, tableJson } from './json.js';
@@ -21,6 +20,8 @@ import { triggerSync } from '../sync/runner.js';
 import { reloadSchedules } from '../sync/scheduler.js';
 import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { checkDatabaseVisible, dataAccess, visibleTablesOf } from './access.js';
+import { PERSIST_SETTING } from './persist-flag.js';
+import { enableDatabase, disableDatabase } from '../persistence/switch.js';
 
 export const CACHE_TTL_MESSAGE = 'The cache TTL database setting is only enabled if you have a premium token with the advanced-config feature.';
 
@@ -218,10 +219,11 @@ export async function updateDatabase(ctx: AppContext, caller: Caller, id: number
   if (present.has('settings')) {
     const current = parseJson<Record<string, unknown>>(row.settings, {});
     for (const [k, v] of Object.entries(input.settings ?? {})) {
-      // The model-persistence switch goes through the same checks as POST /persist.
-      if (k === PERSIST_SETTING && v !== null && v !== false) {
-        if (v !== true) throw badRequest(`${PERSIST_SETTING} must be true or false.`);
-        if (!current[k]) await checkPersistable(ctx, engine);
+      if (k === PERSIST_SETTING) {
+        // the model-persistence switch goes through POST /persist's checks (and /unpersist's clean-up)
+        if (v !== null && typeof v !== 'boolean') throw badRequest(`${PERSIST_SETTING} must be true or false.`);
+        if (v === true) await enableDatabase(ctx, caller, row);
+        else await disableDatabase(ctx, caller, row);
       }
       if (v === null || (k === PERSIST_SETTING && v === false)) delete current[k];
       else current[k] = v;
@@ -283,32 +285,6 @@ export async function requestSchemaSync(ctx: AppContext, id: number): Promise<vo
     throw new ApiError(422, error instanceof Error && error.message ? error.message : 'Unable to connect to database.');
   }
   triggerSync(ctx, id, 'schema');
-}
-
-const PERSIST_SETTING = 'persist-models-enabled';
-
-/** Model persistence needs the site-wide switch and an engine that can persist. */
-async function checkPersistable(ctx: AppContext, engine: string): Promise<void> {
-  if (!(await ctx.settings.getBoolean('persisted-models-enabled'))) throw badRequest('Persisting models is not enabled.');
-  if (!findDriver(engine)?.features.has('persist-models')) throw messageError(400, 'Persisting models is not supported by this database.');
-}
-
-/** Turns model persistence on or off for the database (the switch only; persisting models is done elsewhere). */
-export async function setPersistence(ctx: AppContext, id: number, enabled: boolean): Promise<void> {
-  const row = await databaseOr404(ctx, id);
-  const settings = parseJson<Record<string, unknown>>(row.settings, {});
-  if (Boolean(settings[PERSIST_SETTING]) === enabled) return;
-  if (enabled) {
-    await checkPersistable(ctx, row.engine);
-    settings[PERSIST_SETTING] = true;
-  } else {
-    delete settings[PERSIST_SETTING];
-  }
-  await ctx.db
-    .updateTable('metabase_database')
-    .set({ settings: Object.keys(settings).length ? JSON.stringify(settings) : null, updated_at: nowIso() })
-    .where('id', '=', id)
-    .execute();
 }
 
 export async function discardDatabaseValues(ctx: AppContext, id: number): Promise<void> {

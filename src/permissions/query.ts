@@ -47,6 +47,12 @@ export interface QueryGrant {
   maxRows: number | null;
   /** What the caller may download of these results (reported as `data.download_perms`). */
   downloadPerms: DownloadLevel;
+  /**
+   * Everything about the caller's data access that can change this query's answer, as a stable string: the row cap,
+   * the download level and the view-data value of each table read that isn't unrestricted. Callers who may see the
+   * same data get the same string (admins and unrestricted users alike); the result cache keys results by it.
+   */
+  accessContext: string;
 }
 
 export const NO_QUERY_PERMISSION = 'You do not have permissions to run this query.';
@@ -81,7 +87,7 @@ function tablesOf(ids: Iterable<number>, tables: Map<number, TableRef>): TableRe
 function checkSavedCardRun(access: DataAccess, request: QueryAccessRequest, reads: QueryReads, tables: Map<number, TableRef>, fieldTables: Map<number, number>): void {
   const databaseId = request.databaseId;
   if (!access.canViewDatabase(databaseId)) throw refuse();
-  const read = new Set([...reads.allTables, ...[...reads.allImplicitFields].map((f) => fieldTables.get(f)).filter((t): t is number => t !== undefined)]);
+  const read = tableIdsRead(reads, fieldTables);
   for (const table of tablesOf(read, tables)) if (access.isBlocked(table)) throw refuse();
   if (reads.anyNative && access.blockedSomewhere(databaseId)) throw refuse();
   for (const field of reads.parameterFields) {
@@ -113,12 +119,36 @@ function checkAdHoc(access: DataAccess, request: QueryAccessRequest, reads: Quer
   if (reads.anyNative && !reads.native && access.blockedSomewhere(databaseId)) throw refuse();
 }
 
+/** Every table a query reads: its own and its saved questions' (implicit joins included). */
+function tableIdsRead(reads: QueryReads, fieldTables: Map<number, number>): Set<number> {
+  return new Set([...reads.allTables, ...[...reads.allImplicitFields].map((f) => fieldTables.get(f)).filter((t): t is number => t !== undefined)]);
+}
+
 function downloadLevel(access: DataAccess, databaseId: number, reads: QueryReads, tables: Map<number, TableRef>, fieldTables: Map<number, number>): DownloadLevel {
   let level: DownloadLevel = 'full';
-  const read = new Set([...reads.allTables, ...[...reads.allImplicitFields].map((f) => fieldTables.get(f)).filter((t): t is number => t !== undefined)]);
+  const read = tableIdsRead(reads, fieldTables);
   for (const table of tablesOf(read, tables)) level = lowestDownload(level, access.download(table));
   if (reads.anyNative || read.size === 0) level = lowestDownload(level, access.nativeDownload(databaseId));
   return level;
+}
+
+/** The grant's `accessContext` (see QueryGrant). */
+export function accessContextOf(maxRows: number | null, downloadPerms: DownloadLevel, restrictedViews: Array<[number, string]>): string {
+  return JSON.stringify({ rows: maxRows, download: downloadPerms, view: [...restrictedViews].sort((a, b) => a[0] - b[0]) });
+}
+
+/** View-data values short of unrestricted on the tables read (native SQL: anywhere in the database). */
+function restrictedViews(access: DataAccess, request: QueryAccessRequest, reads: QueryReads, tables: Map<number, TableRef>, fieldTables: Map<number, number>): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  for (const table of tablesOf(tableIdsRead(reads, fieldTables), tables)) {
+    const value = access.tableValue('view-data', table);
+    if (value !== 'unrestricted') out.push([table.id, value]);
+  }
+  if (reads.anyNative) {
+    const value = access.databaseValue('view-data', request.databaseId, 'min');
+    if (value !== 'unrestricted') out.push([-request.databaseId, value ?? 'none']);
+  }
+  return out;
 }
 
 function readsOf(request: QueryAccessRequest): QueryReads {
@@ -133,9 +163,11 @@ function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryR
   if (request.cardId !== undefined && request.cardId !== null) checkSavedCardRun(access, request, reads, tables, fieldTables);
   else checkAdHoc(access, request, reads, tables, fieldTables);
   const level = downloadLevel(access, request.databaseId, reads, tables, fieldTables);
-  if (!request.exportFormat) return { maxRows: null, downloadPerms: level };
+  const views = restrictedViews(access, request, reads, tables, fieldTables);
+  if (!request.exportFormat) return { maxRows: null, downloadPerms: level, accessContext: accessContextOf(null, level, views) };
   if (level === 'none') throw forbidden(NO_DOWNLOAD_PERMISSION);
-  return { maxRows: level === 'limited' ? LIMITED_DOWNLOAD_ROWS : null, downloadPerms: level };
+  const maxRows = level === 'limited' ? LIMITED_DOWNLOAD_ROWS : null;
+  return { maxRows, downloadPerms: level, accessContext: accessContextOf(maxRows, level, views) };
 }
 
 /**
@@ -144,7 +176,7 @@ function evaluate(access: DataAccess, request: QueryAccessRequest, reads: QueryR
  */
 export async function checkQueryAllowed(ctx: AppContext, caller: Caller | null, request: QueryAccessRequest): Promise<QueryGrant> {
   if (!caller) throw unauthenticated();
-  if (caller.isSuperuser) return { maxRows: null, downloadPerms: 'full' };
+  if (caller.isSuperuser) return { maxRows: null, downloadPerms: 'full', accessContext: accessContextOf(null, 'full', []) };
   // Saved questions, models and metrics an ad-hoc query reads: their collections must be readable. A saved card's
   // own query runs for whoever may read the card, whatever its sources' collections (as in Metabase).
   if (request.cardId === undefined || request.cardId === null) await checkCardsReadable(ctx, caller, request.cards);

@@ -56,6 +56,7 @@ export async function runShared(ctx: AppContext, reply: FastifyReply, run: Share
     parameters: run.parameters,
     signal: disconnectSignal(reply),
     modelMetadata: modelMetadataOf(run.card),
+    cache: {},
   };
   const format = run.exportFormat;
   const filename = `${slugify(run.card.name) || 'query_result'}_${new Date().toISOString()}`;

@@ -5,9 +5,9 @@ import './settings.js';
 
 export { runQuery, runQueryToMemory, runQueryToFile, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult, type ExportedFile } from './run.js';
 export { runPivotQuery } from './pivot.js';
-export { prepareQuery, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
-export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource } from './sources.js';
-export type { SavedCard, Snippet, Segment, LegacyMetric } from './sources.js';
+export { prepareQuery, displaySql, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
+export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource, registerPersistedModelSource } from './sources.js';
+export type { SavedCard, Snippet, Segment, LegacyMetric, PersistedModel } from './sources.js';
 export { averageRunningTimes, averageRunningTimeOfHash, executionCounts, recentExecutions, flushExecutions } from './executions/record.js';
 export { QueryError } from './errors.js';
 export { normalizeQuery } from './mbql/normalize.js';

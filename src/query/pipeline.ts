@@ -6,10 +6,12 @@
 //   validate    ./mbql/validate.ts                        structure, with messages naming the bad clause
 //   resolve     ./resolve.ts                              card__N sources, models, metrics, segments, snippets, {{#N}}
 //   authorize   ../permissions/query.ts                   the one data-permission check
+//   persisted   ./persisted.ts                            persisted models read from their tables
 //   parameters  ./parameters/apply.ts                     parameters → MBQL filters; template-tag values
 //   expand      ./expand.ts                               auto-bucketing, implicit joins, metadata loading
 //   compile     ./compile/stage.ts, ./native/compile.ts   MBQL → SQL via the engine's dialect; native tags
 //   (limits)    below                                     2,000 / 10,000 / export limits
+//   cache       ./cache-stage.ts (composed in ./run.ts)   saved-card runs: policy, stored results, in-flight sharing
 //   execute     ./execute/run.ts                          queue, pooled connection, stream, cancel, timeout
 //   annotate    ./results/annotate.ts                     cols, results_metadata
 //   write       ./write/*.ts                              API JSON, CSV, JSON, XLSX — streamed
@@ -40,6 +42,8 @@ import { compileNative, type NativeCompileContext } from './native/compile.js';
 import { dialectFor } from './dialects.js';
 import { querySettings, downloadRowCap, ABSOLUTE_MAX_RESULTS, type QuerySettings } from './settings.js';
 import { invalidQuery, QueryError } from './errors.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { planPersistedModels, persistedLookup, persistedSelect, wrapOwnRun, orderOverSource } from './persisted.js';
 
 export type ExportFormat = 'api' | 'csv' | 'json' | 'xlsx';
 
@@ -90,6 +94,14 @@ export interface QueryRequest {
   visualizationSettings?: Record<string, unknown> | null;
   /** Also render the SQL laid out on several lines (for /api/dataset/native). */
   pretty?: boolean;
+  /**
+   * A saved card's run that may be answered from the result cache, and shared with identical runs under way
+   * (./cache-stage.ts): its cache policy decides. Absent: always run (ad-hoc queries, internal runs).
+   * `ignoreCache` skips reading a stored result; the fresh one is still stored.
+   */
+  cache?: { ignoreCache?: boolean };
+  /** Read persisted models from their tables (./persisted.ts); false when building those tables. Default true. */
+  usePersistedModels?: boolean;
 }
 
 export interface PreparedQuery {
@@ -122,6 +134,8 @@ export interface PreparedQuery {
   cardIds: number[];
   /** What the caller may download of the results (`full`, `limited` = 10,000 rows, `none`). */
   downloadPerms: 'full' | 'limited' | 'none';
+  /** The caller's data access as far as it changes the answer (permissions/query.ts); `shared` for links and embeds. */
+  accessContext: string;
 }
 
 /** An IANA zone name Intl understands, or null. */
@@ -143,23 +157,11 @@ function validZone(zone: string | null | undefined): string | null {
   return valid ? zone : null;
 }
 
-/** Stable JSON (sorted keys) for hashing. */
-function canonical(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
-  if (x && typeof x === 'object') {
-    return `{${Object.keys(x)
-      .sort()
-      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((x as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(x) ?? 'null';
-}
 
 /** Metabase's query hash: the query without the keys that don't change its results. */
 export function queryHash(query: DatasetQuery): string {
   const { constraints: _c, middleware: _m, info: _i, ...rest } = query;
-  return createHash('sha256').update(canonical(rest)).digest('hex');
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
 function jsonQueryOf(query: DatasetQuery, request: QueryRequest): Record<string, unknown> {
@@ -242,8 +244,11 @@ class Compiler {
     if (this.compiling.has(cardId)) throw invalidQuery(`Card ${cardId} refers to itself.`);
     this.compiling.add(cardId);
     try {
-      if (q.type === 'native') return compileNative(q.native!, [], this.options);
-      return renderSelect(compileStage(q.query!, this.options).select, this.options.dialect);
+      // a persisted model is read from its table (./persisted.ts)
+      const persisted = this.options.persistedModel;
+      if (q.type === 'native') return persisted?.(cardId, []) ?? compileNative(q.native!, [], this.options);
+      const compiled = compileStage(q.query!, this.options);
+      return persisted?.(cardId, compiled.columns.map((c) => c.name)) ?? renderSelect(compiled.select, this.options.dialect);
     } finally {
       this.compiling.delete(cardId);
     }
@@ -266,6 +271,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   // authorize (a limited download comes back as a row cap)
   let accessRowCap: number | null = null;
   let downloadPerms: PreparedQuery['downloadPerms'] = 'full';
+  let accessContext = 'shared';
   if (!request.skipPermissionCheck) {
     const grant = await checkQueryAllowed(ctx, request.caller, {
       databaseId: database.id,
@@ -278,13 +284,18 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     });
     accessRowCap = grant.maxRows;
     downloadPerms = grant.downloadPerms;
+    accessContext = grant.accessContext;
   }
+  // persisted models (a model's own run becomes the source of a stage that takes its parameters)
+  const persisted = await planPersistedModels(ctx, request, resolved, normalized);
+  const ownRun = persisted.own;
+  const base = ownRun && !ownRun.native ? wrapOwnRun(resolved.query, ownRun.cardId) : resolved.query;
   const driver = findDriver(database.engine);
   if (!driver) throw new QueryError('bad-configuration', `Quarry has no driver for the engine "${database.engine}".`);
   const dialect = dialectFor(database.engine, database.dbms_version);
   const settings = await querySettings(ctx);
   // parameters
-  let query = applyMbqlParameters(resolved.query, resolved.query.parameters ?? [], settings.startOfWeek);
+  let query = applyMbqlParameters(base, base.parameters ?? [], settings.startOfWeek);
   // expand (with the metadata every stage needs)
   const metadata = new Metadata(ctx);
   if (query.type === 'query' && query.query) {
@@ -320,6 +331,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     cardSql: () => {
       throw new Error('replaced by Compiler');
     },
+    persistedModel: persistedLookup(persisted),
   };
   const compiler = new Compiler(options, resolved, query.parameters ?? []);
   let fragment: Sql;
@@ -329,13 +341,22 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
   let hasAggregation = false;
   let maxRows: number | null;
   if (query.type === 'native') {
-    fragment = compiler.native(query);
+    fragment = ownRun ? persistedSelect(persisted.models.get(ownRun.cardId)!) : compiler.native(query);
     maxRows = rowLimit(request, query, false, settings);
   } else {
+    // a persisted model's own run: its stage is the source; the answer keeps the stage's columns, order and limit
+    const model = ownRun ? (query.query!['source-query'] as MbqlQuery) : null;
+    const modelStage = model ? compiler.mbql(model) : null;
+    if (model && modelStage) {
+      const order = orderOverSource(model, modelStage.columns);
+      if (!order) return prepareQuery(ctx, { ...request, usePersistedModels: false });
+      query.query!['order-by'] = [...order, ...(query.query!['order-by'] ?? [])];
+    }
     const compiled = compiler.mbql(query.query!);
-    hasAggregation = compiled.hasAggregation;
-    columns = compiled.columns;
-    columnsKnown = compiled.columnsKnown;
+    if (modelStage && compiled.select.from.kind !== 'native') return prepareQuery(ctx, { ...request, usePersistedModels: false });
+    hasAggregation = (modelStage ?? compiled).hasAggregation;
+    columns = (modelStage ?? compiled).columns;
+    columnsKnown = (modelStage ?? compiled).columnsKnown;
     maxRows = rowLimit(request, query, hasAggregation, settings);
     // The limit goes into the SQL, except Excel's absolute cap on aggregated queries (Metabase writes that LIMIT
     // only for unaggregated ones); reading stops at maxRows either way.
@@ -343,7 +364,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     if (sqlLimit !== null) {
       compiled.select.limit = compiled.select.limit === null ? sqlLimit : Math.min(compiled.select.limit, sqlLimit);
     }
-    const own = ownLimit(query.query!);
+    const own = ownLimit(model ?? query.query!);
     if (own !== null) maxRows = maxRows === null ? own : Math.min(maxRows, own);
     fragment = renderSelect(compiled.select, dialect, { pretty: false, indent: '' });
     select = compiled.select;
@@ -376,6 +397,7 @@ export async function prepareQuery(ctx: AppContext, request: QueryRequest): Prom
     hash: queryHash(normalized),
     cardIds: [...resolved.cards.keys()],
     downloadPerms,
+    accessContext,
   };
 }
 

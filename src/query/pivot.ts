@@ -9,7 +9,7 @@ import { HANDLED } from '../http/route.js';
 import type { QueryRequest } from './pipeline.js';
 import { normalizeQuery } from './mbql/normalize.js';
 import type { Clause, DatasetQuery } from './mbql/types.js';
-import { openReply, prepareForReply, executeInto, record, runQuery, failBeforeRunning } from './run.js';
+import { openReply, prepareForReply, executeStage, record, runQuery, failBeforeRunning } from './run.js';
 import { groupingBitmask, pivotLevels } from './pivot-levels.js';
 import { PivotTableSink } from './write/pivot-table.js';
 import { normalizeFieldish } from './mbql/normalize.js';
@@ -147,7 +147,7 @@ export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, reques
       if (i === 0) jsonQuery = prepared.jsonQuery;
       else prepared.jsonQuery = jsonQuery;
       const sink = new LevelSink(target, state, breakouts.length, kept, i === levels.length - 1);
-      const outcome = await executeInto(ctx, prepared, sink, open.signal, started, t0, false);
+      const outcome = await executeStage(ctx, prepared, sink, open.signal, started, t0, false);
       if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);
       if (outcome.status === 'failed' || state.failed) return HANDLED;
     }

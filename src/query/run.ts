@@ -29,6 +29,7 @@ import { JsonSink } from './write/json.js';
 import { XlsxSink } from './write/xlsx.js';
 import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
 import { ISO_DAY } from './compile/dialect.js';
+import { executeCached } from './cache-stage.js';
 
 const BATCH = 500;
 
@@ -129,6 +130,8 @@ export interface Outcome {
   status: 'completed' | 'failed';
   rowCount: number;
   error: string | null;
+  /** Answered from the result cache (a stored result, or another run's under way): no query ran for it. */
+  cacheHit?: boolean;
 }
 
 function converters(cols: Col[], sink: ResultSink, prepared: PreparedQuery): Converter[] {
@@ -225,6 +228,11 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
   }
 }
 
+/** The cache stage, then execution: how every result is produced (cacheable saved-card runs may come from the cache). */
+export function executeStage(ctx: AppContext, prepared: PreparedQuery, sink: ResultSink, signal: AbortSignal, started: Date, t0: number, wantMetadata: boolean): Promise<Outcome> {
+  return executeCached(ctx, prepared, sink, signal, started, t0, wantMetadata, executeInto);
+}
+
 export function record(ctx: AppContext, request: QueryRequest, prepared: PreparedQuery | null, started: Date, t0: number, outcome: Outcome): void {
   recordExecution(ctx, {
     hash: prepared?.hash ?? '',
@@ -240,7 +248,7 @@ export function record(ctx: AppContext, request: QueryRequest, prepared: Prepare
     pulse_id: request.pulseId ?? null,
     action_id: request.actionId ?? null,
     database_id: prepared?.database.id ?? null,
-    cache_hit: false,
+    cache_hit: outcome.cacheHit === true,
     is_sandboxed: false,
     parameterized: Boolean(prepared?.query.parameters?.length),
     embedding_client: null,
@@ -348,7 +356,7 @@ export async function runQuery(ctx: AppContext, reply: FastifyReply, request: Qu
   try {
     const prepared = await prepareForReply(ctx, request, open, started, t0);
     if (!prepared) return HANDLED;
-    const outcome = await executeInto(ctx, prepared, open.sink, open.signal, started, t0, !request.exportFormat);
+    const outcome = await executeStage(ctx, prepared, open.sink, open.signal, started, t0, !request.exportFormat);
     record(ctx, request, prepared, started, t0, outcome);
     return HANDLED;
   } finally {
@@ -404,13 +412,15 @@ class MemorySink implements ResultSink {
   }
 
   async finish(s: ResultSummary): Promise<void> {
-    const { row_count, running_time, started_at, database_id, context, json_query, ...data } = s;
+    const { row_count, running_time, started_at, database_id, context, json_query, cached, average_execution_time, ...data } = s;
     this.result = {
       data: { rows: this.rowsHeld, cols: this.cols, ...data, insights: data.insights ?? null },
       database_id,
       started_at,
       json_query,
-      average_execution_time: null,
+      average_execution_time: average_execution_time ?? null,
+      cached: cached ?? null,
+      ...(cached ? { updated_at: cached } : {}),
       status: 'completed',
       context,
       row_count,
@@ -441,7 +451,7 @@ export async function runQueryToMemory(ctx: AppContext, request: QueryRequest): 
     record(ctx, request, null, started, t0, { status: 'failed', rowCount: 0, error: sink.result!.error as string });
     return sink.result!;
   }
-  const outcome = await executeInto(ctx, prepared, sink, signal, started, t0, true);
+  const outcome = await executeStage(ctx, prepared, sink, signal, started, t0, true);
   record(ctx, request, prepared, started, t0, outcome);
   return sink.result!;
 }

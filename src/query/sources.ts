@@ -4,6 +4,7 @@
 //
 //   registerCardSource(async (ctx, ids) => new Map(rows.map((r) => [r.id, { … }])));
 //   registerSnippetSource(async (ctx, { ids, names }) => [...]);
+//   registerPersistedModelSource(async (ctx, models) => new Map(…));   // src/persistence: models kept as tables
 //
 // A lookup receives every id a query needs at once (one app-DB query per kind, never one per row).
 
@@ -51,7 +52,17 @@ export interface LegacyMetric {
   definition: { aggregation?: unknown; filter?: unknown; 'source-table'?: number };
 }
 
+/** A model whose results are kept as a table in its database (src/persistence), valid for its current query. */
+export interface PersistedModel {
+  cardId: number;
+  schema: string;
+  table: string;
+  /** The table's columns. */
+  columns: string[];
+}
+
 type CardLookup = (ctx: AppContext, ids: number[]) => Promise<Map<number, SavedCard>>;
+type PersistedLookup = (ctx: AppContext, models: SavedCard[]) => Promise<Map<number, PersistedModel>>;
 type SnippetLookup = (ctx: AppContext, request: { ids: number[]; names: string[] }) => Promise<Snippet[]>;
 type SegmentLookup = (ctx: AppContext, ids: number[]) => Promise<Map<number, Segment>>;
 type MetricLookup = (ctx: AppContext, ids: number[]) => Promise<Map<number, LegacyMetric>>;
@@ -61,7 +72,8 @@ const lookups: {
   snippets: SnippetLookup | null;
   segments: SegmentLookup | null;
   metrics: MetricLookup | null;
-} = { cards: null, snippets: null, segments: null, metrics: null };
+  persisted: PersistedLookup | null;
+} = { cards: null, snippets: null, segments: null, metrics: null, persisted: null };
 
 export function registerCardSource(fn: CardLookup): void {
   lookups.cards = fn;
@@ -77,6 +89,17 @@ export function registerSegmentSource(fn: SegmentLookup): void {
 
 export function registerLegacyMetricSource(fn: MetricLookup): void {
   lookups.metrics = fn;
+}
+
+export function registerPersistedModelSource(fn: PersistedLookup): void {
+  lookups.persisted = fn;
+}
+
+/** Of these models, those with a persisted table queries may read instead (one batched lookup). */
+export async function findPersistedModels(ctx: AppContext, models: SavedCard[]): Promise<Map<number, PersistedModel>> {
+  const candidates = models.filter((m) => m.type === 'model');
+  if (!candidates.length || !lookups.persisted) return new Map();
+  return lookups.persisted(ctx, candidates);
 }
 
 export async function findCards(ctx: AppContext, ids: number[]): Promise<Map<number, SavedCard>> {

@@ -9,6 +9,8 @@ import { AVAILABLE_LOCALES, availableLocale } from '../util/locales.js';
 import { hasUserSetup } from '../users/setup-state.js';
 import { ensureEmbeddingSecret } from '../embed/settings.js';
 import { HOST_POLICIES, type HostPolicy } from '../util/outbound.js';
+import '../cache/settings.js';
+import '../persistence/settings.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 
@@ -184,13 +186,6 @@ defineSetting({ key: 'max-results-bare-rows', type: 'integer', visibility: 'auth
 defineSetting({ key: 'breakout-bins-num', type: 'integer', visibility: 'authenticated', default: 8, range: { min: 'positive' }, description: 'When using the default binning strategy and a number of bins is not provided, this number will be used as the default.' });
 defineSetting({ key: 'breakout-bin-width', type: 'double', visibility: 'authenticated', default: 10.0, range: { min: 'positive' }, description: 'When using the default binning strategy for a field of type Coordinate (such as Latitude and Longitude), this number will be used as the default bin width (in degrees).' });
 defineSetting({ key: 'native-query-autocomplete-match-style', type: 'keyword', visibility: 'authenticated', default: 'substring', description: 'Matching style for native query editor’s autocomplete.' });
-defineSetting({ key: 'persisted-models-enabled', type: 'boolean', visibility: 'authenticated', default: false, description: 'Allow persisting models into the source database.' });
-defineSetting({ key: 'persisted-model-refresh-cron-schedule', type: 'string', visibility: 'admin', default: '0 0 0/6 * * ? *', description: 'cron syntax string to schedule refreshing persisted models.' });
-defineSetting({ key: 'enable-query-caching', type: 'boolean', visibility: 'authenticated', default: true, description: 'Allow caching results of queries that take a long time to run.' });
-defineSetting({ key: 'query-caching-ttl-ratio', type: 'integer', visibility: 'admin', default: 10, range: { min: 'positive' }, description: 'To determine how long each saved question’s cached result should stick around, we take the query’s average execution time and multiply that by whatever you input here.' });
-defineSetting({ key: 'query-caching-min-ttl', type: 'double', visibility: 'admin', default: 60.0, range: { min: 0 }, description: 'Metabase will cache all saved questions with an average query execution time longer than this many seconds.' });
-defineSetting({ key: 'query-caching-max-kb', type: 'integer', visibility: 'admin', default: 1000, range: { min: 'positive' }, description: 'The maximum size of the cache, per saved question, in kilobytes.' });
-defineSetting({ key: 'query-caching-max-ttl', type: 'double', visibility: 'admin', default: 8640000.0, range: { min: 'positive' }, description: 'The absolute maximum time to keep any cached query results, in seconds.' });
 
 // ----- user-local preferences --------------------------------------------------------------------------------
 for (const [key, type, fallback] of [

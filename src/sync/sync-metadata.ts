@@ -7,6 +7,7 @@
 // allow longer) can't be stored, so such tables and columns are skipped with a warning on every app DB; display
 // names are cut to fit, and database_type is text (migration 0010), so any type fits.
 
+import { isPersistenceSchema } from '../persistence/naming.js';
 import type { AppContext } from '../context.js';
 import type { Introspection, IntrospectedField, IntrospectedTable } from '../drivers/driver.js';
 import type { OpenDatabase } from '../databases/connections.js';
@@ -232,6 +233,8 @@ export async function syncMetadata(ctx: AppContext, open: OpenDatabase, signal?:
   let added = 0;
   for (const introspected of introspection.tables) {
     signal?.throwIfAborted();
+    // persisted models' tables (src/persistence) are Quarry's, not the database's
+    if (isPersistenceSchema(introspected.schema)) continue;
     if (!fitsNameColumn(introspected.name) || !fitsNameColumn(introspected.schema)) {
       skipped.push({ schema: introspected.schema, table: introspected.name, reason: 'name too long' });
       ctx.log.warn({ db: database.id, schema: introspected.schema && loggedName(introspected.schema), table: loggedName(introspected.name) }, `skipping a table whose name is longer than ${NAME_MAX} characters`);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
+import { createPgDatabase } from '../helpers/databases.js';
 import { installSample, loadSamplesEverywhere, waitForSync, fieldOf, tableOf, type LoadedSamples } from './helpers.js';
 
 let samples: LoadedSamples;
@@ -180,7 +181,6 @@ forEachAppDb('/api/database', (server) => {
       ['post', `/api/database/${id}/rescan_values`],
       ['post', `/api/database/${id}/discard_values`],
       ['post', `/api/database/${id}/dismiss_spinner`],
-      ['post', `/api/database/${id}/persist`],
       ['post', `/api/database/${id}/unpersist`],
     ];
     for (const [method, path, body] of calls) {
@@ -321,11 +321,16 @@ forEachAppDb('/api/database', (server) => {
     const off = await admin.post(`/api/database/${sample.id}/persist`);
     assert.equal(off.status, 400);
     assert.match(off.text, /not enabled/);
+    // as Metabase, the site switch is checked before anything else
+    assert.equal((await user.post(`/api/database/${sample.id}/persist`)).text, 'Persisting models is not enabled.');
     await admin.put('/api/setting/persisted-models-enabled', { value: true });
+    assert.equal((await user.post(`/api/database/${sample.id}/persist`)).status, 403);
     const sqlite = await admin.post(`/api/database/${sample.id}/persist`);
     assert.equal(sqlite.status, 400);
-    assert.match(sqlite.text, /not supported/);
-    const created = await admin.post('/api/database', { engine: 'postgres', name: 'Persisting', details: samples.details.postgres });
+    assert.equal(sqlite.text, 'Database does not support persisting');
+    // turning it on writes Quarry's schema into the database: a throwaway one, not the shared sample
+    const scratch = await createPgDatabase('quarry_persist_switch');
+    const created = await admin.post('/api/database', { engine: 'postgres', name: 'Persisting', details: { ...samples.details.postgres, dbname: scratch.name } });
     const id = created.body.id;
     assert.equal((await admin.post(`/api/database/${id}/persist`)).status, 204);
     assert.equal((await admin.post(`/api/database/${id}/persist`)).status, 204);
@@ -338,6 +343,7 @@ forEachAppDb('/api/database', (server) => {
     await admin.put('/api/setting/persisted-models-enabled', { value: false });
     await waitForSync(admin, id);
     await admin.delete(`/api/database/${id}`);
+    await scratch.drop();
   });
 
   test('the sample database: idempotent restore, and the has-sample-database? setting', async () => {

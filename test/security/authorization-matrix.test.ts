@@ -107,6 +107,25 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /api/bookmark/:model/:id': { users: 204 }, // one's own (absent) bookmark
   'POST /api/bookmark/:model/:id': {},
   'PUT /api/bookmark/ordering': invalid,
+  'GET /api/cache': {},
+  'PUT /api/cache': { body: () => ({ model: 'root', model_id: 0, strategy: { type: 'nocache' } }) },
+  'DELETE /api/cache': { body: () => ({ model: 'root', model_id: [0] }) },
+  'POST /api/cache/invalidate': { query: (fx) => ({ question: fx.cardId }) },
+  // model persistence: the fixture card is a question on SQLite, with no persisted_info row
+  'POST /api/card/:id/persist': { admin: 400 },
+  'POST /api/card/:id/refresh': { users: 404, admin: 404 },
+  'POST /api/card/:id/unpersist': { users: 204, admin: 204 }, // nothing to switch off: Metabase's no-op 204
+  'POST /api/persist/card/:card-id/persist': { admin: 400 },
+  'POST /api/persist/card/:card-id/refresh': { users: 404, admin: 404 },
+  'POST /api/persist/card/:card-id/unpersist': { users: 204, admin: 204 },
+  'GET /api/persist': {},
+  'GET /api/persist/:persisted-info-id': { admin: 404 },
+  'GET /api/persist/card/:card-id': { users: 404, admin: 404 },
+  'POST /api/persist/database/:id/persist': { users: [400, 403], admin: 400 },
+  'POST /api/persist/database/:id/unpersist': {},
+  'POST /api/persist/enable': {},
+  'POST /api/persist/disable': {},
+  'POST /api/persist/set-refresh-schedule': { body: () => ({ cron: '0 0 0/6 * * ? *' }) },
   'GET /api/card': signedIn,
   'POST /api/card': { body: (fx) => ({ name: 'x', display: 'table', visualization_settings: {}, dataset_query: productsCount(fx) }), user: 200, nodata: 403, admin: 200 },
   'DELETE /api/card/:id': {},
@@ -184,7 +203,8 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/database/:id/fields': dataRead,
   'GET /api/database/:id/idfields': dataRead,
   'GET /api/database/:id/metadata': dataRead,
-  'POST /api/database/:id/persist': { admin: 400 }, // SQLite can't persist models
+  // the site switch is checked first (400 `Persisting models is not enabled.` for anyone); SQLite can't persist models
+  'POST /api/database/:id/persist': { users: [400, 403], admin: 400 },
   'POST /api/database/:id/rescan_values': {},
   'GET /api/database/:id/schema': dataRead,
   'GET /api/database/:id/schema/:schema': dataRead,
@@ -516,7 +536,7 @@ forEachAppDb(
       const send = async (caller: CallerName, route: RegisteredRoute) => {
         const key = `${route.method} ${route.path}`;
         const spec = EXPECTED[key] ?? OPEN[key] ?? {};
-        const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : spec.body ? spec.body(fx) : {};
+        const body = route.method === 'GET' || (route.method === 'DELETE' && !spec.body) ? undefined : spec.body ? spec.body(fx) : {};
         const client: Client = fx.callers[caller];
         results.set(`${caller} ${key}`, await client.request(route.method, concretePath(route.path, fx), body, { query: spec.query?.(fx) }));
       };

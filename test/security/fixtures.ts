@@ -183,7 +183,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     if (at('/api/dashboard')) return String(fx.dashboardId);
     if (at('/api/collection') || at('/api/timeline/collection')) return String(fx.collectionId);
     if (path === '/api/database/:id/schema/:schema') return String(fx.warehouseId);
-    if (at('/api/database')) return String(fx.sample.id);
+    if (at('/api/database') || at('/api/persist/database')) return String(fx.sample.id);
     if (at('/api/table')) return String(fx.sample.table('PRODUCTS'));
     if (at('/api/field')) return String(fx.categoryField);
     if (at('/api/user')) return String(fx.adminId);
@@ -215,6 +215,7 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     'dashcard-id': String(fx.dashcardId),
     'parent-collection-id': String(fx.collectionId),
     'db-id': String(fx.sample.id),
+    'persisted-info-id': '1',
     'group-id': String(fx.groupId),
     'field-id': String(fx.categoryField),
     'search-field-id': String(fx.categoryField),

@@ -22,6 +22,8 @@ import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
 import * as m0080 from './0080_task_history_and_scheduler.js';
 import * as m0081 from './0081_pulses_and_channels.js';
+import * as m0090 from './0090_result_cache.js';
+import * as m0091 from './0091_persisted_info.js';
 import * as m0100 from './0100_snippet_template_tags.js';
 import * as m0105 from './0105_user_key_value.js';
 import * as m0106 from './0106_model_index.js';
@@ -52,6 +54,8 @@ export const migrations: Record<string, AppMigration> = {
   '0070_segments': m0070,
   '0080_task_history_and_scheduler': m0080,
   '0081_pulses_and_channels': m0081,
+  '0090_result_cache': m0090,
+  '0091_persisted_info': m0091,
   '0100_snippet_template_tags': m0100,
   '0105_user_key_value': m0105,
   '0106_model_index': m0106,

@@ -2,7 +2,7 @@
 // to run one statement at a time. Results are pulled chunk by chunk (2,048 rows); interrupt() cancels.
 
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ResourcePool } from '../shared/pool.js';
@@ -103,6 +103,40 @@ export class DuckdbConnection implements DriverConnection {
       },
       release,
     );
+  }
+
+  /**
+   * Runs `work` in one transaction on one pooled connection (DuckDB's DDL is transactional: model persistence
+   * swaps tables inside one). Committed when `work` returns, rolled back when it throws or is cancelled.
+   */
+  async transaction<T>(work: (session: WriteSession) => Promise<T>, options?: ExecuteOptions): Promise<T> {
+    const pool = await this.connections();
+    const connection = await pool.acquire();
+    const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => connection.interrupt());
+    let broken = false;
+    const session: WriteSession = {
+      run: async (sql, params) => {
+        if (cancellation.error) throw cancellation.error;
+        const reader = await connection.runAndReadAll(sql, params.map(bindable));
+        const names = reader.columnNames();
+        const rows = reader.getRows().map((row) => Object.fromEntries(row.map((v, i) => [names[i], convertDuckdbValue(v)])));
+        return { rowsAffected: names.length ? 0 : Number(reader.rowsChanged ?? 0), rows, insertId: null };
+      },
+    };
+    try {
+      await connection.run('BEGIN TRANSACTION');
+      const out = await work(session);
+      await connection.run('COMMIT');
+      return out;
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw cancellation.translate(error);
+    } finally {
+      cancellation.dispose();
+      pool.release(connection, broken || cancellation.error !== null);
+    }
   }
 
   async introspect(options?: { schemas?: string[] }): Promise<Introspection> {

@@ -27,4 +27,5 @@ export const DUCKDB_FEATURES: ReadonlySet<string> = new Set([
   'metadata/key-constraints',
   'describe-fks',
   'fingerprint',
+  'persist-models',
 ]);

@@ -53,6 +53,11 @@ export interface CompileOptions {
   binning: BinningSettings;
   /** Native SQL of a native source (template tags substituted), as a fragment. */
   nativeSource: (source: NativeSource) => Sql;
+  /**
+   * The SELECT reading a persisted model's table (src/query/persisted.ts), when that model is persisted and its table
+   * has every column the model's stage returns; a source that is that model then reads the table instead.
+   */
+  persistedModel?: (cardId: number, columns: string[]) => Sql | null;
 }
 
 export interface CompiledStage {
@@ -153,17 +158,22 @@ export class StageCompiler {
   }
 
   private compileSubSource(sq: MbqlQuery | NativeSource, alias: string, metadata?: ColumnMetadata[]): { from: FromSource; info: SourceInfo } {
+    const cardId = (sq as { 'source-card-id'?: unknown })['source-card-id'];
+    const persisted = (columns: StageColumn[]) => (typeof cardId === 'number' && this.options.persistedModel?.(cardId, columns.map((c) => c.name))) || null;
     if ('native' in sq && typeof (sq as NativeSource).native === 'string') {
       const native = sq as NativeSource;
       const columns = metadata ? metadata.map((m) => columnFromMetadata(m)) : [];
+      const table = metadata ? persisted(columns) : null;
       return {
-        from: { kind: 'native', sql: this.options.nativeSource(native), alias },
+        from: { kind: 'native', sql: table ?? this.options.nativeSource(native), alias },
         info: { kind: 'query', alias, columns, known: !!metadata },
       };
     }
     const inner = compileStage(sq as MbqlQuery, this.options);
     const columns = metadata ? applyModelMetadata(inner.columns, metadata) : inner.columns;
-    return { from: { kind: 'query', select: inner.select, alias }, info: { kind: 'query', alias, columns, known: inner.columnsKnown } };
+    const table = inner.columnsKnown ? persisted(inner.columns) : null;
+    const from: FromSource = table ? { kind: 'native', sql: table, alias } : { kind: 'query', select: inner.select, alias };
+    return { from, info: { kind: 'query', alias, columns, known: inner.columnsKnown } };
   }
 
   private setUpJoins(): JoinInfo[] {

@@ -81,7 +81,10 @@ export async function averageRunningTimes(ctx: AppContext, cardIds: number[]): P
   return new Map(rows.map((r) => [Number(r.card_id), Math.round(Number(r.avg))]));
 }
 
-/** Average running time (ms) of successful executions of a query hash (Metabase's `average_execution_time`). */
+/**
+ * Average running time (ms) of successful executions of a query hash that really ran (results served from the cache
+ * don't count): Metabase's `average_execution_time`, which the adaptive cache policy multiplies.
+ */
 export async function averageRunningTimeOfHash(ctx: AppContext, hash: string): Promise<number | null> {
   await flushExecutions(ctx);
   const row = await ctx.db
@@ -89,6 +92,7 @@ export async function averageRunningTimeOfHash(ctx: AppContext, hash: string): P
     .select((eb) => eb.fn.avg<number>('running_time').as('avg'))
     .where('hash', '=', hash)
     .where('error', 'is', null)
+    .where('cache_hit', '=', false)
     .executeTakeFirst();
   return row?.avg === null || row?.avg === undefined ? null : Math.round(Number(row.avg));
 }

@@ -20,6 +20,10 @@ export interface ResultSummary {
   insights?: Record<string, unknown>[] | null;
   rows_truncated?: number;
   download_perms: 'full' | 'limited' | 'none';
+  /** A result served from the result cache: when it was stored (ISO); absent or null for a fresh run. */
+  cached?: string | null;
+  /** The query's average running time (ms), reported with cached results. */
+  average_execution_time?: number | null;
 }
 
 export interface FailedResult {
