@@ -5,6 +5,7 @@
 
 import { validationError } from './errors.js';
 import { NAME_MAX } from '../util/fit.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface Issue {
   path: string[];
@@ -167,11 +168,9 @@ export const s = {
   jsonstr: (message = JSONSTR) =>
     leaf<unknown>(message, (v) => {
       if (typeof v !== 'string') return { reason: message };
-      try {
-        return { value: JSON.parse(v) };
-      } catch {
-        return { reason: message };
-      }
+      const read = readJson(v);
+      if ('value' in read) return { value: read.value };
+      return { reason: read.problem === 'too-deep' ? TOO_DEEP : message };
     }),
   enum: <T extends string>(values: readonly T[], message?: string) => {
     const description = message ?? `enum of ${values.join(', ')}`;
@@ -263,23 +262,82 @@ function objectSchema<Shape extends Record<string, Schema<unknown>>>(
   };
 }
 
+/** Why JSON nested too deeply is refused (src/util/json-depth.ts). */
+export const TOO_DEEP = `nested more than ${MAX_JSON_DEPTH} levels deep`;
+const TOO_DEEP_DESCRIPTION = `JSON nested at most ${MAX_JSON_DEPTH} levels deep`;
+
+/** JSON text a client sent (a query-string or form param): its value, or what is wrong with it. */
+export function readJson(text: string): { value: unknown } | { problem: 'malformed' | 'too-deep' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'malformed' };
+  }
+  return jsonDeeperThan(value) ? { problem: 'too-deep' } : { value };
+}
+
+/**
+ * JSON text a client sent in the param `name` (a query string, a form field) → its value. Nested too deeply: the 400
+ * of throwTooDeep; malformed: the param's own error.
+ */
+export function parseJsonParam(name: string, text: string, malformed: () => Error): unknown {
+  const read = readJson(text);
+  if ('value' in read) return read.value;
+  if (read.problem === 'too-deep') throwTooDeep([name], text);
+  throw malformed();
+}
+
+/** The 400 for JSON nested more than MAX_JSON_DEPTH levels deep, at `path` (`["body"]` for a whole request body). */
+export function throwTooDeep(path: string[], received: unknown): never {
+  return throwIssues([{ path, message: TOO_DEEP, received, description: TOO_DEEP_DESCRIPTION }]);
+}
+
 /** The `received:` part of a specific error: the value Clojure-style, cut short when it is long. */
 export function receivedLiteral(value: unknown): string {
-  const literal = clojureLiteral(value);
+  const literal = clojureLiteral(value, RECEIVED_MAX + 1);
   return literal.length > RECEIVED_MAX ? `${literal.slice(0, RECEIVED_MAX)}…` : literal;
 }
 
-/** Renders a value the way Clojure prints it, for the `received:` part of specific errors. */
-export function clojureLiteral(value: unknown): string {
-  if (value === undefined || value === null) return 'nil';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(clojureLiteral).join(' ')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `:${k} ${clojureLiteral(v)}`);
-    return `{${entries.join(', ')}}`;
-  }
-  return String(value);
+/**
+ * Renders a value the way Clojure prints it, for the `received:` part of specific errors. With `max`, rendering stops
+ * once that many characters are written (each level of nesting writes at least one, so a value nested 100,000 deep
+ * costs no more than a flat one).
+ */
+export function clojureLiteral(value: unknown, max = Infinity): string {
+  const out: string[] = [];
+  let length = 0;
+  const write = (text: string) => {
+    out.push(text);
+    length += text.length;
+  };
+  const render = (v: unknown): void => {
+    if (length >= max) return;
+    if (v === undefined || v === null) return write('nil');
+    if (typeof v === 'string') return write(JSON.stringify(v));
+    if (typeof v === 'number' || typeof v === 'boolean') return write(String(v));
+    if (Array.isArray(v)) {
+      write('[');
+      v.forEach((item, i) => {
+        if (length >= max) return;
+        if (i > 0) write(' ');
+        render(item);
+      });
+      return write(']');
+    }
+    if (typeof v === 'object') {
+      write('{');
+      Object.entries(v as Record<string, unknown>).forEach(([k, item], i) => {
+        if (length >= max) return;
+        write(`${i > 0 ? ', ' : ''}:${k} `);
+        render(item);
+      });
+      return write('}');
+    }
+    write(String(v));
+  };
+  render(value);
+  return out.join('');
 }
 
 function setNested(target: Record<string, unknown>, path: string[], leafValue: (existing: unknown) => unknown) {
