@@ -218,6 +218,8 @@ function nativeDimensionFieldIds(q: DatasetQuery, resolved: ResolvedQuery): numb
 /** Compiles any resolved dataset query (the main one or a `{{#N}}` card's) to a SQL fragment. */
 class Compiler {
   private readonly compiling = new Set<number>();
+  /** Each card's SQL, compiled once however many times it is used (cards using cards twice would double). */
+  private readonly compiled = new Map<number, Sql>();
 
   constructor(
     readonly options: NativeCompileContext,
@@ -237,13 +239,16 @@ class Compiler {
   }
 
   private cardSql(cardId: number): Sql {
+    const done = this.compiled.get(cardId);
+    if (done) return done;
     const q = this.resolved.cardQueries.get(cardId);
     if (!q) throw invalidQuery(`Card ${cardId} does not exist.`);
     if (this.compiling.has(cardId)) throw invalidQuery(`Card ${cardId} refers to itself.`);
     this.compiling.add(cardId);
     try {
-      if (q.type === 'native') return compileNative(q.native!, [], this.options);
-      return renderSelect(compileStage(q.query!, this.options).select, this.options.dialect);
+      const fragment = q.type === 'native' ? compileNative(q.native!, [], this.options) : renderSelect(compileStage(q.query!, this.options).select, this.options.dialect);
+      this.compiled.set(cardId, fragment);
+      return fragment;
     } finally {
       this.compiling.delete(cardId);
     }

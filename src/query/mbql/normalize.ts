@@ -2,7 +2,7 @@
 // (pMBQL) stages — becomes one canonical legacy-MBQL tree (reference §5.9). Template-tag names, expression names
 // and literal values are never touched. Nothing here looks at the app DB.
 
-import { isClause, kebab, deepEqual, sameRef } from './clauses.js';
+import { isClause, kebab, sameRef, clauseKey } from './clauses.js';
 import { fromPmbql, isPmbql } from './pmbql.js';
 import type { Clause, DatasetQuery, FieldRef, Join, MbqlQuery, NativeQuery, NativeSource, Parameter, TemplateTag } from './types.js';
 import { invalidQuery } from '../errors.js';
@@ -221,10 +221,17 @@ export function simplifyFilter(filter: unknown): unknown {
   }
   if (name !== 'and' && name !== 'or') return filter;
   const flat: unknown[] = [];
+  // Duplicates are found by key, not by comparing every pair: a filter of 20,000 conditions stays linear.
+  const seen = new Set<string>();
   for (const arg of args.map(simplifyFilter)) {
     if (arg === null || arg === undefined) continue;
     const parts = isClause(arg, name) ? arg.slice(1) : [arg];
-    for (const p of parts) if (!flat.some((q) => deepEqual(q, p))) flat.push(p);
+    for (const p of parts) {
+      const key = clauseKey(p);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      flat.push(p);
+    }
   }
   if (flat.length === 0) return null;
   if (flat.length === 1) return flat[0];
