@@ -82,6 +82,12 @@ export interface StringOptions {
 /** Longest `received:` rendering in an error body (a 10 MB value is not echoed back). */
 const RECEIVED_MAX = 200;
 
+/** The most items a list in a request may hold (see `s.array`). */
+export const MAX_ARRAY_ITEMS = 10_000;
+
+/** Failures reported for one list: the first few say what is wrong (40,000 bad items needn't be listed). */
+const REPORTED_ISSUES = 10;
+
 /**
  * Why a string can't be stored, or null: NUL characters (PostgreSQL text refuses them) and values longer than
  * the column (counted in characters, as PostgreSQL and MySQL count them).
@@ -183,8 +189,13 @@ export const s = {
   /** A value passing an arbitrary predicate, reported with one message. */
   check: <T>(message: string, test: (v: unknown) => boolean) =>
     leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message })),
-  array: <T>(item: Schema<T>, message?: string): Schema<T[]> => {
+  /**
+   * A list of `item`s, at most `max` of them (MAX_ARRAY_ITEMS by default: the lists a request sends — ids, cards,
+   * parameters — become app-DB statements, whose bound values the engines cap at 32,766 for SQLite).
+   */
+  array: <T>(item: Schema<T>, message?: string, options: { max?: number } = {}): Schema<T[]> => {
     const description = message ?? `sequence of ${item.description}`;
+    const max = options.max ?? MAX_ARRAY_ITEMS;
     return {
       description,
       isOptional: false,
@@ -193,12 +204,13 @@ export const s = {
         // Repeated query params arrive as arrays; a single one arrives as a scalar.
         const list = Array.isArray(value) ? value : coerce ? [value] : null;
         if (!list) return fail(message ?? 'invalid type', value, description);
+        if (list.length > max) return fail(`should contain at most ${max} items`, value, description);
         const out: T[] = [];
         const issues: Issue[] = [];
         for (const element of list) {
           const r = item.parse(element, coerce);
           if (r.ok) out.push(r.value);
-          else issues.push(...r.issues); // Metabase drops array indexes from error paths
+          else if (issues.length < REPORTED_ISSUES) issues.push(...r.issues); // Metabase drops array indexes from error paths
         }
         return issues.length ? { ok: false, issues } : ok(out);
       },
@@ -358,10 +370,11 @@ export function throwIssues(issues: Issue[]): never {
   for (const issue of issues) {
     const path = issue.path.length ? issue.path : ['_error'];
     setNested(errors, path, () => issue.description);
-    setNested(specific, path, (existing) => [
-      ...(Array.isArray(existing) ? existing : []),
-      `${issue.message}, received: ${receivedLiteral(issue.received)}`,
-    ]);
+    setNested(specific, path, (existing) => {
+      const list = Array.isArray(existing) ? existing : [];
+      list.push(`${issue.message}, received: ${receivedLiteral(issue.received)}`);
+      return list;
+    });
   }
   throw validationError(errors, specific);
 }
