@@ -31,7 +31,8 @@ const NUL = '\u0000';
 /** A name that becomes a SQL identifier: refused when it holds a NUL character. */
 export function checkIdentifier(name: unknown, what: string): void {
   if (typeof name === 'string' && name.includes(NUL)) {
-    throw invalidQuery(`Invalid ${what} ${JSON.stringify(name)}: names used in SQL can't contain NUL characters (\\u0000).`);
+    const shown = JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+    throw invalidQuery(`Invalid ${what} ${shown}: names used in SQL can't contain NUL characters (\\u0000).`);
   }
 }
 
@@ -52,7 +53,6 @@ function checkClauseNames(c: Clause): void {
 }
 
 interface Frame {
-  node: unknown;
   children: unknown[];
   next: number;
   isClause: boolean;
@@ -70,10 +70,10 @@ export function treeExtent(root: unknown, reference: Reference, visit: (c: Claus
       const ref = reference(node);
       if (ref) return ref;
       visit(node);
-      return { node, children: node.slice(1), next: 0, isClause: true, size: 1, depth: 0 };
+      return { children: node.slice(1), next: 0, isClause: true, size: 1, depth: 0 };
     }
-    if (Array.isArray(node)) return { node, children: node, next: 0, isClause: false, size: 0, depth: 0 };
-    if (node !== null && typeof node === 'object') return { node, children: Object.values(node), next: 0, isClause: false, size: 0, depth: 0 };
+    if (Array.isArray(node)) return { children: node, next: 0, isClause: false, size: 0, depth: 0 };
+    if (node !== null && typeof node === 'object') return { children: Object.values(node), next: 0, isClause: false, size: 0, depth: 0 };
     return { size: 0, depth: 0 };
   };
   const first = open(root);
