@@ -10,6 +10,7 @@ import { applyJsonQuery } from './json-query.js';
 import { boundParameters } from './execute-query.js';
 import { parametersOf, templateOf } from './store.js';
 import type { ActionRun } from './run.js';
+import { jsonDeeperThan } from '../util/json-depth.js';
 
 type Obj = Record<string, unknown>;
 
@@ -69,6 +70,8 @@ export async function executeHttpAction(ctx: AppContext, run: ActionRun): Promis
   let parsed: unknown = response.body;
   try {
     parsed = response.body ? JSON.parse(response.body) : null;
+    // JSON deeper than the server walks (or writes back) is kept as the text it is, like JSON that doesn't parse.
+    if (jsonDeeperThan(parsed)) parsed = response.body;
   } catch {
     // not JSON: handles see the text
   }

@@ -1,7 +1,7 @@
 // Running cards (spec §4.5): results (202), downloads, pivot tables, parameter values and query metadata.
 
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { s, parseJsonParam } from '../http/schema.js';
 import { ApiError } from '../http/errors.js';
 import { exportCard, runCard, runCardPivot } from '../cards/run.js';
 import { cardParameterRemapping, cardParameterValues } from '../cards/parameter-values.js';
@@ -23,14 +23,10 @@ function boolish(v: unknown, fallback: boolean): boolean {
 function downloadParameters(value: unknown): unknown {
   if (value === undefined || value === null || value === '') return [];
   if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new ApiError(400, {
-      errors: { parameters: 'nullable value must be a valid JSON string.' },
-      'specific-errors': { parameters: [`value must be a valid JSON string., received: ${JSON.stringify(value)}`] },
-    });
-  }
+  return parseJsonParam('parameters', value, () => new ApiError(400, {
+    errors: { parameters: 'nullable value must be a valid JSON string.' },
+    'specific-errors': { parameters: [`value must be a valid JSON string., received: ${JSON.stringify(value)}`] },
+  }));
 }
 
 const runBody = {

@@ -4,7 +4,7 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { s, parseJsonParam, readJson, throwTooDeep } from '../http/schema.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { runQuery, compileToNative, QueryError, averageRunningTimeOfHash, queryHash, normalizeQuery } from '../query/index.js';
 import { runPivotQuery } from '../query/pivot.js';
@@ -36,17 +36,9 @@ function datasetQuery(body: unknown): Record<string, unknown> {
 
 /** `query` of a download: a JSON string (form posts) or an object (JSON bodies, 0.53+). */
 function exportQuery(value: unknown): Record<string, unknown> {
-  let v = value;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['value must be a valid JSON string.'] } });
-    }
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['value must be a valid JSON string.'] } });
-  }
+  const invalid = () => new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['value must be a valid JSON string.'] } });
+  const v = typeof value === 'string' ? parseJsonParam('query', value, invalid) : value;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid();
   return datasetQuery(v);
 }
 
@@ -56,13 +48,13 @@ function boolish(v: unknown, fallback: boolean): boolean {
   return String(v).toLowerCase() === 'true';
 }
 
-function jsonish(v: unknown): unknown {
+/** A form field that may hold JSON (malformed JSON is ignored, as Metabase ignores it). */
+function jsonish(name: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return undefined;
-  }
+  const read = readJson(v);
+  if ('value' in read) return read.value;
+  if (read.problem === 'too-deep') throwTooDeep([name], v);
+  return undefined;
 }
 
 export function datasetRoutes(r: Routes) {
@@ -121,7 +113,7 @@ export function datasetRoutes(r: Routes) {
       throw new ApiError(400, { errors: { query: 'value must be a valid JSON string.' }, 'specific-errors': { query: ['missing required key'] } });
     }
     const query = exportQuery(b.query);
-    const viz = jsonish(b.visualization_settings);
+    const viz = jsonish('visualization_settings', b.visualization_settings);
     const pivot = boolish(b.pivot_results, false);
     const request = {
       query,

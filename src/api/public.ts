@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Routes } from '../http/route.js';
-import { s } from '../http/schema.js';
+import { s, parseJsonParam } from '../http/schema.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
 import { errorStyleFor } from '../http/error-handler.js';
 import { parseJson } from '../appdb/portable.js';
@@ -79,13 +79,9 @@ function formValues(value: unknown): Obj {
   return formValuesParam(value);
 }
 
-function parseJsonParam(value: unknown): unknown {
+function jsonParam(name: string, value: unknown): unknown {
   if (typeof value !== 'string') throw badRequest();
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw badRequest();
-  }
+  return parseJsonParam(name, value, () => badRequest());
 }
 
 function exportFormat(value: unknown): ExportFormat {
@@ -225,7 +221,7 @@ export function publicRoutes(r: Routes) {
     { auth: 'none', params: { uuid: s.str(), 'dashcard-id': s.posInt() } },
     guarded(async ({ ctx, params, query, reply }) => {
       const action = await dashcardAction(ctx, await dashboardByUuid(ctx, params.uuid), params['dashcard-id']);
-      return actionFormValues(ctx, null, action, formValuesParam(parseJsonParam((query as Obj).parameters)), clientGoneSignal(reply));
+      return actionFormValues(ctx, null, action, formValuesParam(jsonParam('parameters', (query as Obj).parameters)), clientGoneSignal(reply));
     }),
   );
   r.post(

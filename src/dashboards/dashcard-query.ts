@@ -13,6 +13,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, notFound } from '../http/errors.js';
+import { parseJsonParam } from '../http/schema.js';
 import { bool, parseJson } from '../appdb/portable.js';
 import { slugify } from '../util/slug.js';
 import { collectionAccess, type CollectionAccess } from '../permissions/collections.js';
@@ -115,14 +116,10 @@ function requestedParameters(value: unknown): Obj[] {
   let list = value;
   if (typeof value === 'string') {
     if (value.trim() === '') return [];
-    try {
-      list = JSON.parse(value);
-    } catch {
-      throw new ApiError(400, {
-        errors: { parameters: 'nullable value must be a valid JSON string.' },
-        'specific-errors': { parameters: [`value must be a valid JSON string., received: ${JSON.stringify(value)}`] },
-      });
-    }
+    list = parseJsonParam('parameters', value, () => new ApiError(400, {
+      errors: { parameters: 'nullable value must be a valid JSON string.' },
+      'specific-errors': { parameters: [`value must be a valid JSON string., received: ${JSON.stringify(value)}`] },
+    }));
   }
   if (list === null || list === undefined) return [];
   // every parameter names the dashboard filter it is a value of

@@ -2,20 +2,26 @@
 // Form-encoded bodies only on the download routes (`…/:export-format`): Metabase's UI downloads results by posting
 // an HTML form (`query=<json>`, `parameters=<json>`, `format_rows=true`). Any other body — form-encoded elsewhere,
 // text/plain, an unknown type — is a clear 400 rather than being guessed at. A body with no Content-Type is JSON.
+// A body nested more than MAX_JSON_DEPTH levels deep is refused here, once for every route, before anything walks it.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
 import { ApiError, MESSAGES } from './errors.js';
+import { throwTooDeep } from './schema.js';
+import { jsonDeeperThan } from '../util/json-depth.js';
 
 export const JSON_ONLY = 'Request bodies must be JSON (Content-Type: application/json).';
 
 function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, MESSAGES.malformedJson);
   }
+  if (jsonDeeperThan(value)) throwTooDeep(['body'], value);
+  return value;
 }
 
 /** The export routes, whose path ends with the `:export-format` param (any regex the router added after it). */

@@ -5,6 +5,7 @@
 
 import { validationError } from './errors.js';
 import { NAME_MAX } from '../util/fit.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface Issue {
   path: string[];
@@ -80,6 +81,12 @@ export interface StringOptions {
 
 /** Longest `received:` rendering in an error body (a 10 MB value is not echoed back). */
 const RECEIVED_MAX = 200;
+
+/** The most items a list in a request may hold (see `s.array`). */
+export const MAX_ARRAY_ITEMS = 10_000;
+
+/** Failures reported for one list: the first few say what is wrong (40,000 bad items needn't be listed). */
+const REPORTED_ISSUES = 10;
 
 /**
  * Why a string can't be stored, or null: NUL characters (PostgreSQL text refuses them) and values longer than
@@ -167,11 +174,9 @@ export const s = {
   jsonstr: (message = JSONSTR) =>
     leaf<unknown>(message, (v) => {
       if (typeof v !== 'string') return { reason: message };
-      try {
-        return { value: JSON.parse(v) };
-      } catch {
-        return { reason: message };
-      }
+      const read = readJson(v);
+      if ('value' in read) return { value: read.value };
+      return { reason: read.problem === 'too-deep' ? TOO_DEEP : message };
     }),
   enum: <T extends string>(values: readonly T[], message?: string) => {
     const description = message ?? `enum of ${values.join(', ')}`;
@@ -184,8 +189,13 @@ export const s = {
   /** A value passing an arbitrary predicate, reported with one message. */
   check: <T>(message: string, test: (v: unknown) => boolean) =>
     leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message })),
-  array: <T>(item: Schema<T>, message?: string): Schema<T[]> => {
+  /**
+   * A list of `item`s, at most `max` of them (MAX_ARRAY_ITEMS by default: the lists a request sends — ids, cards,
+   * parameters — become app-DB statements, whose bound values the engines cap at 32,766 for SQLite).
+   */
+  array: <T>(item: Schema<T>, message?: string, options: { max?: number } = {}): Schema<T[]> => {
     const description = message ?? `sequence of ${item.description}`;
+    const max = options.max ?? MAX_ARRAY_ITEMS;
     return {
       description,
       isOptional: false,
@@ -194,12 +204,13 @@ export const s = {
         // Repeated query params arrive as arrays; a single one arrives as a scalar.
         const list = Array.isArray(value) ? value : coerce ? [value] : null;
         if (!list) return fail(message ?? 'invalid type', value, description);
+        if (list.length > max) return fail(`should contain at most ${max} items`, value, description);
         const out: T[] = [];
         const issues: Issue[] = [];
         for (const element of list) {
           const r = item.parse(element, coerce);
           if (r.ok) out.push(r.value);
-          else issues.push(...r.issues); // Metabase drops array indexes from error paths
+          else if (issues.length < REPORTED_ISSUES) issues.push(...r.issues); // Metabase drops array indexes from error paths
         }
         return issues.length ? { ok: false, issues } : ok(out);
       },
@@ -263,23 +274,82 @@ function objectSchema<Shape extends Record<string, Schema<unknown>>>(
   };
 }
 
+/** Why JSON nested too deeply is refused (src/util/json-depth.ts). */
+export const TOO_DEEP = `nested more than ${MAX_JSON_DEPTH} levels deep`;
+const TOO_DEEP_DESCRIPTION = `JSON nested at most ${MAX_JSON_DEPTH} levels deep`;
+
+/** JSON text a client sent (a query-string or form param): its value, or what is wrong with it. */
+export function readJson(text: string): { value: unknown } | { problem: 'malformed' | 'too-deep' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'malformed' };
+  }
+  return jsonDeeperThan(value) ? { problem: 'too-deep' } : { value };
+}
+
+/**
+ * JSON text a client sent in the param `name` (a query string, a form field) → its value. Nested too deeply: the 400
+ * of throwTooDeep; malformed: the param's own error.
+ */
+export function parseJsonParam(name: string, text: string, malformed: () => Error): unknown {
+  const read = readJson(text);
+  if ('value' in read) return read.value;
+  if (read.problem === 'too-deep') throwTooDeep([name], text);
+  throw malformed();
+}
+
+/** The 400 for JSON nested more than MAX_JSON_DEPTH levels deep, at `path` (`["body"]` for a whole request body). */
+export function throwTooDeep(path: string[], received: unknown): never {
+  return throwIssues([{ path, message: TOO_DEEP, received, description: TOO_DEEP_DESCRIPTION }]);
+}
+
 /** The `received:` part of a specific error: the value Clojure-style, cut short when it is long. */
 export function receivedLiteral(value: unknown): string {
-  const literal = clojureLiteral(value);
+  const literal = clojureLiteral(value, RECEIVED_MAX + 1);
   return literal.length > RECEIVED_MAX ? `${literal.slice(0, RECEIVED_MAX)}…` : literal;
 }
 
-/** Renders a value the way Clojure prints it, for the `received:` part of specific errors. */
-export function clojureLiteral(value: unknown): string {
-  if (value === undefined || value === null) return 'nil';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(clojureLiteral).join(' ')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `:${k} ${clojureLiteral(v)}`);
-    return `{${entries.join(', ')}}`;
-  }
-  return String(value);
+/**
+ * Renders a value the way Clojure prints it, for the `received:` part of specific errors. With `max`, rendering stops
+ * once that many characters are written (each level of nesting writes at least one, so a value nested 100,000 deep
+ * costs no more than a flat one).
+ */
+export function clojureLiteral(value: unknown, max = Infinity): string {
+  const out: string[] = [];
+  let length = 0;
+  const write = (text: string) => {
+    out.push(text);
+    length += text.length;
+  };
+  const render = (v: unknown): void => {
+    if (length >= max) return;
+    if (v === undefined || v === null) return write('nil');
+    if (typeof v === 'string') return write(JSON.stringify(v));
+    if (typeof v === 'number' || typeof v === 'boolean') return write(String(v));
+    if (Array.isArray(v)) {
+      write('[');
+      v.forEach((item, i) => {
+        if (length >= max) return;
+        if (i > 0) write(' ');
+        render(item);
+      });
+      return write(']');
+    }
+    if (typeof v === 'object') {
+      write('{');
+      Object.entries(v as Record<string, unknown>).forEach(([k, item], i) => {
+        if (length >= max) return;
+        write(`${i > 0 ? ', ' : ''}:${k} `);
+        render(item);
+      });
+      return write('}');
+    }
+    write(String(v));
+  };
+  render(value);
+  return out.join('');
 }
 
 function setNested(target: Record<string, unknown>, path: string[], leafValue: (existing: unknown) => unknown) {
@@ -300,10 +370,11 @@ export function throwIssues(issues: Issue[]): never {
   for (const issue of issues) {
     const path = issue.path.length ? issue.path : ['_error'];
     setNested(errors, path, () => issue.description);
-    setNested(specific, path, (existing) => [
-      ...(Array.isArray(existing) ? existing : []),
-      `${issue.message}, received: ${receivedLiteral(issue.received)}`,
-    ]);
+    setNested(specific, path, (existing) => {
+      const list = Array.isArray(existing) ? existing : [];
+      list.push(`${issue.message}, received: ${receivedLiteral(issue.received)}`);
+      return list;
+    });
   }
   throw validationError(errors, specific);
 }

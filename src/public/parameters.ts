@@ -3,6 +3,7 @@
 // target and type come from the saved definition; anything unknown is refused.
 
 import { badRequest } from '../http/errors.js';
+import { parseJsonParam } from '../http/schema.js';
 import type { CardRow } from '../cards/store.js';
 import { cardRunParameters } from '../cards/run.js';
 import { parametersOf, type DashboardRow, type DashcardRow } from '../dashboards/store.js';
@@ -24,14 +25,8 @@ export function checkValue(value: unknown): unknown {
 /** `?parameters=<JSON array>` (public links), as a list of `{id, value}` maps. */
 export function parseParametersParam(raw: unknown): Obj[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw badRequest('Invalid parameters.');
-    }
-  }
+  let value: unknown = raw;
+  if (typeof raw === 'string') value = parseJsonParam('parameters', raw, () => badRequest('Invalid parameters.'));
   // ids and slugs are names: a map or list there is not a parameter (and must never reach String())
   const named = (p: Obj) => ['id', 'slug'].every((k) => p[k] === undefined || typeof p[k] === 'string' || typeof p[k] === 'number');
   if (!Array.isArray(value) || value.length > 1000 || !value.every((p) => isObj(p) && named(p))) throw badRequest('Invalid parameters.');

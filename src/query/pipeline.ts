@@ -220,6 +220,8 @@ function nativeDimensionFieldIds(q: DatasetQuery, resolved: ResolvedQuery): numb
 /** Compiles any resolved dataset query (the main one or a `{{#N}}` card's) to a SQL fragment. */
 class Compiler {
   private readonly compiling = new Set<number>();
+  /** Each card's SQL, compiled once however many times it is used (cards using cards twice would double). */
+  private readonly compiled = new Map<number, Sql>();
 
   constructor(
     readonly options: NativeCompileContext,
@@ -239,6 +241,8 @@ class Compiler {
   }
 
   private cardSql(cardId: number): Sql {
+    const done = this.compiled.get(cardId);
+    if (done) return done;
     const q = this.resolved.cardQueries.get(cardId);
     if (!q) throw invalidQuery(`Card ${cardId} does not exist.`);
     if (this.compiling.has(cardId)) throw invalidQuery(`Card ${cardId} refers to itself.`);
@@ -246,9 +250,14 @@ class Compiler {
     try {
       // a persisted model is read from its table (./persisted.ts)
       const persisted = this.options.persistedModel;
-      if (q.type === 'native') return persisted?.(cardId, []) ?? compileNative(q.native!, [], this.options);
-      const compiled = compileStage(q.query!, this.options);
-      return persisted?.(cardId, compiled.columns.map((c) => c.name)) ?? renderSelect(compiled.select, this.options.dialect);
+      let fragment: Sql;
+      if (q.type === 'native') fragment = persisted?.(cardId, []) ?? compileNative(q.native!, [], this.options);
+      else {
+        const compiled = compileStage(q.query!, this.options);
+        fragment = persisted?.(cardId, compiled.columns.map((c) => c.name)) ?? renderSelect(compiled.select, this.options.dialect);
+      }
+      this.compiled.set(cardId, fragment);
+      return fragment;
     } finally {
       this.compiling.delete(cardId);
     }

@@ -10,7 +10,8 @@ import { isClause, mapClauses, walkClauses } from './mbql/clauses.js';
 import { normalizeQuery, simplifyFilter } from './mbql/normalize.js';
 import { findCards, findLegacyMetrics, findSegments, findSnippets, type SavedCard, type Snippet } from './sources.js';
 import { invalidQuery, QueryError } from './errors.js';
-import { cardIdOf, snippetNameOf } from './native/template.js';
+import { checkQueryLimits, definitionExtents, MAX_CLAUSE_DEPTH } from './mbql/limits.js';
+import { cardIdOf, snippetNameOf, tagsIn } from './native/template.js';
 
 const MAX_DEPTH = 30;
 
@@ -162,6 +163,11 @@ class Resolver {
       }
       pendingSegments = [...next].filter((id) => !segmentFilters.has(id));
     }
+    // Measured before inlining: segments that use each other twice over would double at every level.
+    definitionExtents(segmentFilters, (c) => (c[0] === 'segment' && typeof c[1] === 'number' ? c[1] : undefined), {
+      cycle: () => invalidQuery('Segments are nested too deeply (or in a cycle).'),
+      tooDeep: (id) => invalidQuery(`Invalid segment ${id}: with the segments it uses, its filter nests more than ${MAX_CLAUSE_DEPTH} levels deep.`),
+    });
     const inlineSegments = (x: unknown, depth = 0): unknown =>
       mapClauses(x, (c) => {
         if (c[0] !== 'segment' || typeof c[1] !== 'number') return c;
@@ -191,10 +197,10 @@ class Resolver {
       }
       if (tag.type === 'card' && tag['card-id'] !== undefined) cardIds.push(Number(tag['card-id']));
     }
-    for (const m of text.matchAll(/\{\{\s*([^}]*)\}\}/g)) {
-      const snippet = snippetNameOf(m[1]);
+    for (const tag of tagsIn(text)) {
+      const snippet = snippetNameOf(tag);
       if (snippet) names.push(snippet);
-      const card = cardIdOf(m[1]);
+      const card = cardIdOf(tag);
       if (card !== null) cardIds.push(card);
     }
     const newIds = ids.filter((id) => !this.snippetsById.has(id));
@@ -267,6 +273,9 @@ export async function resolveQuery(ctx: AppContext, query: DatasetQuery): Promis
   const copy = structuredClone(query);
   const databaseId = await resolver.resolveQuery(copy);
   if (!Number.isInteger(databaseId) || databaseId === SAVED_QUESTIONS_DATABASE) throw invalidQuery('`database` is required for all queries whose type is not `internal`.');
+  // Saved questions became nested stages and segments their filters: the whole must still be within bounds.
+  checkQueryLimits(copy);
+  for (const cardQuery of resolver.cardQueries.values()) checkQueryLimits(cardQuery);
   return {
     query: { ...copy, database: databaseId },
     cards: resolver.cards,

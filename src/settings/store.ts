@@ -5,6 +5,7 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { ApiError, forbidden, messageError } from '../http/errors.js';
+import { readJson, TOO_DEEP } from '../http/schema.js';
 import { allSettings, findSetting, envName, type SettingDefinition, type SettingType } from './definition.js';
 import { parseJson, type Db } from '../appdb/portable.js';
 import { ConfigurationError } from '../config.js';
@@ -91,11 +92,9 @@ function coerce(definition: SettingDefinition, value: unknown): unknown {
     }
     case 'json':
       if (typeof value === 'string') {
-        try {
-          return JSON.parse(value);
-        } catch {
-          throw invalid(key, `Invalid value for ${key}: must be valid JSON.`);
-        }
+        const read = readJson(value);
+        if ('value' in read) return read.value;
+        throw invalid(key, read.problem === 'too-deep' ? `Invalid value for ${key}: ${TOO_DEEP}.` : `Invalid value for ${key}: must be valid JSON.`);
       }
       return value;
     case 'csv':

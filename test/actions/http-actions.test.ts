@@ -61,7 +61,9 @@ forEachAppDb('HTTP actions', (server) => {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        if (req.url?.startsWith('/fail')) {
+        if (req.url?.startsWith('/deep')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end('['.repeat(100_000) + ']'.repeat(100_000));
+        } else if (req.url?.startsWith('/fail')) {
           res.writeHead(422, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { reason: 'quota exceeded' } }));
         } else {
           res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ item: { id: 42, title: 'Created' }, echo: body ? JSON.parse(body) : null }));
@@ -128,6 +130,14 @@ forEachAppDb('HTTP actions', (server) => {
     const run = await admin.post(`/api/action/${action.id}/execute`, { parameters: {} });
     assert.equal(run.status, 400);
     assert.deepEqual(run.body, { message: 'Unable to make call to http action', status: 422, body: 'quota exceeded' });
+  });
+
+  test('an answer nested deeper than the server walks is handed over as its text', async () => {
+    await admin.put('/api/setting/http-channel-host-strategy', { value: 'allow-all' });
+    const action = await httpAction({ method: 'GET', url: `${serviceUrl}/deep` });
+    const run = await admin.post(`/api/action/${action.id}/execute`, { parameters: {} });
+    assert.equal(run.status, 200, run.text.slice(0, 200));
+    assert.equal(run.body, '['.repeat(100_000) + ']'.repeat(100_000));
   });
 
   test('by default nothing on the server\'s own network can be reached', async () => {

@@ -1,7 +1,8 @@
 // Input that can't mean anything fails the query with a clear error (202, status failed, invalid-query or
 // invalid-parameter) on every engine, instead of running and answering nonsense: invalid date literals, inside with
 // non-numeric bounds, object values for template tags and parameters. And an IN list too long to bind value by value
-// still runs where the engine can take it as one parameter, or fails with a message that says why.
+// still runs where the engine can take it as one parameter, or fails with a message that says why. Sizes past what
+// SQL can say, and templates and patterns whose cost grows faster than their length, are refused or bounded.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,5 +129,58 @@ describe('bad input fails clearly', () => {
     const tag = await env.admin.post('/api/dataset', env.wh.postgres.native('SELECT COUNT(*) FROM "ORDERS" WHERE "ID" IN ({{ids}})', { ids: { name: 'ids', type: 'number' } }, { parameters: [{ type: 'number', target: ['variable', ['template-tag', 'ids']], value: ids }] }));
     assert.equal(tag.body.status, 'failed');
     assert.match(tag.body.error, /more than the 65535 a postgres statement accepts/);
+  });
+
+  // Sizes past what SQL can say: they used to reach the engine as "1e+30" (a syntax or range error, engine by engine)
+  // or as the text "Invalid DateTime" (an error on PostgreSQL, every row on MySQL).
+  test('row counts past 2^53 and relative dates past any calendar', async () => {
+    const T = (w: Warehouse) => w.t('ORDERS');
+    await expectFailure((w) => w.mbql({ 'source-table': T(w), limit: 1e20 }), 'invalid-query', /^Invalid limit: must be an integer from 0 to 9007199254740991/);
+    await expectFailure((w) => w.mbql({ 'source-table': T(w), page: { page: 1e15, items: 1e15 } }), 'invalid-query', /^Invalid page: page × items must be at most 9007199254740991/);
+    await expectFailure((w) => ({ ...w.mbql({ 'source-table': T(w) }), constraints: { 'max-results': 1e20 } }), 'invalid-query', /max-results must be an integer from 0 to 9007199254740991/);
+    await expectFailure((w) => countOrders(w, ['>', w.f('ORDERS', 'CREATED_AT'), ['relative-datetime', -1e12, 'day']]), 'invalid-query', /^Invalid relative date: -1000000000000 days from .* is out of the range of dates\.$/);
+    await expectFailure((w) => countOrders(w, ['time-interval', w.f('ORDERS', 'CREATED_AT'), 1e9, 'year']), 'invalid-query', /out of the range of dates/);
+    // The largest page that can be said still runs (and finds nothing).
+    for (const e of ENGINES) {
+      const r = await env.admin.post('/api/dataset', env.wh[e].mbql({ 'source-table': env.wh[e].t('ORDERS'), page: { page: 2147483647, items: 2000 } }));
+      assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
+      assert.deepEqual(r.body.data.rows, [], e);
+    }
+  });
+
+  test('text that is no number compared with a number; a number past 2^53 compared with one', async () => {
+    await expectFailure((w) => countOrders(w, ['<', w.f('ORDERS', 'TOTAL'), 'NaN']), 'invalid-query', /^Invalid number value: "NaN"$/);
+    await expectFailure((w) => countOrders(w, ['=', w.f('ORDERS', 'QUANTITY'), 'three']), 'invalid-query', /^Invalid number value: "three"$/);
+    for (const e of ENGINES) {
+      const w = env.wh[e];
+      // Compared as the float it is, on every engine (PostgreSQL and DuckDB refused it as a BIGINT out of range).
+      const r = await env.admin.post('/api/dataset', countOrders(w, ['<', w.f('ORDERS', 'ID'), 1e20]));
+      assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
+      assert.deepEqual(r.body.data.rows, [[18760]], e);
+      const numeric = await env.admin.post('/api/dataset', countOrders(w, ['=', w.f('ORDERS', 'ID'), '12']));
+      assert.deepEqual(numeric.body.data.rows, [[1]], `${e}: numeric text still compares as its number`);
+    }
+  });
+
+  test('native templates: deeply nested optional clauses, and 200,000 unclosed {{', async () => {
+    await expectFailure((w) => w.native('SELECT 1 AS v ' + '[['.repeat(5000) + ']]'.repeat(5000)), 'invalid-query', /^Invalid query: optional clauses \[\[ … \]\] are nested more than 100 deep\.$/);
+    for (const e of ENGINES) {
+      // Tags are found in one pass (a search for "}}" from every "{{" took minutes).
+      const r = await env.admin.post('/api/dataset', env.wh[e].native('SELECT 1 AS v -- ' + '{{'.repeat(200_000)));
+      assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
+      assert.deepEqual(r.body.data.rows, [[1]], e);
+    }
+  });
+
+  // MariaDB's PCRE has no time limit of its own (MySQL's regexp_time_limit does): there such a pattern runs until the
+  // query's timeout, like any slow statement.
+  test('a regular expression that backtracks exponentially finishes on SQLite, as on the engines with linear ones', async () => {
+    for (const e of ['sqlite', 'postgres', 'duckdb'] as const) {
+      const w = env.wh[e];
+      const subject = ['concat', 'a'.repeat(60), w.f('PEOPLE', 'NAME')];
+      const r = await env.admin.post('/api/dataset', w.mbql({ 'source-table': w.t('PEOPLE'), expressions: { m: ['regex-match-first', subject, '^(a|aa)+$'] }, fields: [['expression', 'm']], limit: 3 }));
+      assert.equal(r.body.status, 'completed', `${e}: ${r.body.error}`);
+      assert.ok(r.body.data.rows[0][0] === null || r.body.data.rows[0][0] === '', `${e}: ${r.body.data.rows[0][0]}`);
+    }
   });
 });

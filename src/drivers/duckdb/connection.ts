@@ -14,6 +14,9 @@ import { introspectDuckdb, listDuckdbSchemas } from './introspect.js';
 function bindable(value: unknown): DuckDBValue {
   if (value instanceof Date) return value.toISOString();
   if (value === undefined) return null;
+  // The client binds a whole JS number as BIGINT, which can't hold 1e20: as text, the CAST the dialect writes around
+  // every placeholder reads it as the DOUBLE it is.
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return String(value);
   return value as DuckDBValue;
 }
 

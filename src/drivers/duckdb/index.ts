@@ -1,6 +1,7 @@
 // DuckDB (@duckdb/node-api): a local file opened locked down (no external file or network access).
 
 import type { Driver } from '../driver.js';
+import { duckdbDialect } from './dialect.js';
 import { engineDescriptors } from '../engines.js';
 import { normalizeWith } from '../shared/details.js';
 import { DUCKDB_DETAILS } from './details.js';
@@ -15,6 +16,6 @@ export const duckdbDriver: Driver = {
   secretDetails: [],
   normalizeDetails: (details) => normalizeWith(DUCKDB_DETAILS, details),
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).DuckdbConnection(details, options)),
-  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteIdentifier: (name) => duckdbDialect.quoteIdentifier(name),
   placeholder: (index) => `$${index}`,
 };

@@ -43,9 +43,7 @@ export class MysqlDialect extends SqlDialect {
 
   override readonly maxBoundParameters = 65_535;
 
-  override quoteIdentifier(name: string): string {
-    return '`' + name.replace(/`/g, '``') + '`';
-  }
+  protected override readonly identifierQuote = '`';
 
   override placeholder(): string {
     return '?';
@@ -58,8 +56,8 @@ export class MysqlDialect extends SqlDialect {
   }
 
   override quoteString(text: string): string {
-    // Backslash is an escape character in MySQL string literals (unless NO_BACKSLASH_ESCAPES).
-    return "'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
+    // Backslash is an escape character in MySQL string literals (unless NO_BACKSLASH_ESCAPES); `\0` is NUL.
+    return "'" + text.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\u0000/g, '\\0') + "'";
   }
 
   override inlineLiteral(value: unknown, type: ParamType): string {

@@ -1,6 +1,7 @@
 // MySQL and MariaDB (mysql2): pooled, streamed. One connection covers one MySQL database (tables have no schema).
 
 import type { Driver } from '../driver.js';
+import { mysqlDialect } from './dialect.js';
 import { engineDescriptors } from '../engines.js';
 import { checkHost, normalizeWith } from '../shared/details.js';
 import { MYSQL_DETAILS } from './details.js';
@@ -22,6 +23,6 @@ export const mysqlDriver: Driver = {
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).MysqlConnection(details, options)),
   insertReturning: false,
   describeWriteError: describeMysqlWriteError,
-  quoteIdentifier: (name) => '`' + name.replace(/`/g, '``') + '`',
+  quoteIdentifier: (name) => mysqlDialect.quoteIdentifier(name),
   placeholder: () => '?',
 };

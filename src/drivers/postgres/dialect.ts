@@ -29,6 +29,13 @@ export class PostgresDialect extends SqlDialect {
   /** NAMEDATALEN - 1: PostgreSQL cuts longer identifiers (nested JSON field names easily are). */
   override readonly maxIdentifierBytes = 63;
 
+  // PostgreSQL's text types can't hold NUL: a value with one is refused before the server says "invalid byte sequence".
+  protected override readonly nulCharacter = null;
+
+  protected override get engineName(): string {
+    return 'PostgreSQL';
+  }
+
   protected paramTypeName(type: ParamType): string | null {
     return TYPES[type];
   }

@@ -1,6 +1,7 @@
 // PostgreSQL (pg, rows streamed from a portal: ./portal.ts): pooled, streamed, schema-aware.
 
 import type { Driver } from '../driver.js';
+import { postgresDialect } from './dialect.js';
 import { engineDescriptors } from '../engines.js';
 import { checkHost, normalizeWith } from '../shared/details.js';
 import { POSTGRES_DETAILS } from './details.js';
@@ -22,6 +23,6 @@ export const postgresDriver: Driver = {
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).PostgresConnection(details, options)),
   insertReturning: true,
   describeWriteError: describePostgresWriteError,
-  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteIdentifier: (name) => postgresDialect.quoteIdentifier(name),
   placeholder: (index) => `$${index}`,
 };

@@ -9,9 +9,34 @@ export const SCHEMA_FILTER_DETAILS: DetailSpec[] = [
   { name: 'schema-filters-patterns', kind: 'string' },
 ];
 
-function toRegex(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`, 'i');
+/**
+ * Whether `name` matches `pattern` (`*` matches anything, case-insensitively). Matched without a regular expression:
+ * `a*a*a*…b` as a regex backtracks exponentially against a long name, and sync runs in the server's process.
+ * This walks both strings once, going back only to the last `*` (at most length × length steps).
+ */
+export function wildcardMatches(pattern: string, name: string): boolean {
+  const p = pattern.toLowerCase();
+  const s = name.toLowerCase();
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let resume = 0;
+  while (j < s.length) {
+    if (i < p.length && p[i] !== '*' && p[i] === s[j]) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      resume = j;
+    } else if (star !== -1) {
+      i = star + 1;
+      j = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (i < p.length && p[i] === '*') i++;
+  return i === p.length;
 }
 
 export function schemaFilter(details: ConnectionDetails): (schema: string) => boolean {
@@ -19,9 +44,8 @@ export function schemaFilter(details: ConnectionDetails): (schema: string) => bo
   const patterns = String(details['schema-filters-patterns'] ?? '')
     .split(',')
     .map((p) => p.trim())
-    .filter(Boolean)
-    .map(toRegex);
-  if (type === 'inclusion') return (schema) => patterns.some((r) => r.test(schema));
-  if (type === 'exclusion') return (schema) => !patterns.some((r) => r.test(schema));
+    .filter(Boolean);
+  if (type === 'inclusion') return (schema) => patterns.some((p) => wildcardMatches(p, schema));
+  if (type === 'exclusion') return (schema) => !patterns.some((p) => wildcardMatches(p, schema));
   return () => true;
 }

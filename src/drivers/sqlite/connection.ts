@@ -9,7 +9,7 @@ import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
 import { base64, integerValue, localTimestamp } from '../shared/values.js';
-import { checkSqliteProgram, checkSqliteStatement } from './guard.js';
+import { checkSqliteProgram, checkSqliteStatement, RefusedStatementError } from './guard.js';
 import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
 import { introspectSqlite } from './introspect.js';
 import { workerPool, SqliteStatementError, type SqliteWorker, type WorkerReply } from './workers.js';
@@ -49,8 +49,6 @@ function inferBaseType(rows: unknown[][], index: number): string {
 
 export class SqliteConnection implements DriverConnection {
   private handle: Database.Database | null = null;
-  /** Compiles statements for the guard's second layer (never runs one); a short busy timeout keeps the event loop free. */
-  private checker: Database.Database | null = null;
   private file: string | null = null;
   private pool: ResourcePool<SqliteWorker> | null = null;
 
@@ -106,20 +104,10 @@ export class SqliteConnection implements DriverConnection {
     return this.pool;
   }
 
-  private checkHandle(): Database.Database {
-    if (this.checker) return this.checker;
-    const file = this.file ?? (this.db(), this.file!);
-    const handle = new Database(file, { readonly: this.readOnly, fileMustExist: true, timeout: 250 });
-    handle.pragma('query_only = ON');
-    this.checker = handle;
-    return handle;
-  }
-
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
     const writable = !this.readOnly;
     const checked = checkSqliteStatement(sql, { writable });
     const bound = params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Date ? p.toISOString() : p === undefined ? null : p));
-    checkSqliteProgram(this.checkHandle(), checked, bound, { writable });
     const pool = this.workers();
     const worker = await pool.acquire();
     let broken = false;
@@ -141,9 +129,10 @@ export class SqliteConnection implements DriverConnection {
     };
     let first: WorkerReply;
     try {
+      checkSqliteProgram(await worker.explain(checked.body, bound), { writable });
       first = await worker.request({ type: 'run', sql, params: bound });
     } catch (error) {
-      if (!(error instanceof SqliteStatementError)) broken = true;
+      if (!(error instanceof SqliteStatementError) && !(error instanceof RefusedStatementError)) broken = true;
       await release();
       throw cancellation.translate(error);
     }
@@ -206,7 +195,5 @@ export class SqliteConnection implements DriverConnection {
     await pool?.close();
     this.handle?.close();
     this.handle = null;
-    this.checker?.close();
-    this.checker = null;
   }
 }

@@ -54,6 +54,8 @@ export class SqliteDialect extends SqlDialect {
     return '?';
   }
 
+  protected override readonly nulCharacter = 'CHAR(0)';
+
   override bindValue(value: unknown, type: ParamType): unknown {
     if (typeof value === 'boolean') return value ? 1 : 0;
     if (typeof value === 'string') {
@@ -181,9 +183,18 @@ export class SqliteDialect extends SqlDialect {
     return sql`SPLIT_PART(${s}, ${delimiter}, ${n})`;
   }
 
+  // SQLite's text functions (LENGTH, SUBSTR, REPLACE…) end a text at its first NUL character, while `=` and INSTR
+  // read all of it: starts-with and ends-with are written with those (ends-with on the bytes, where UTF-8 suffixes
+  // are character suffixes), so a value holding NUL matches as on the other engines.
+  override startsWith(s: Sql, prefix: Sql, caseSensitive: boolean): Sql {
+    const [h, n] = caseSensitive ? [s, prefix] : [this.lower(s), this.lower(prefix)];
+    return sql`(INSTR(${h}, ${n}) = 1)`;
+  }
+
   override endsWith(s: Sql, suffix: Sql, caseSensitive: boolean): Sql {
     const [h, n] = caseSensitive ? [s, suffix] : [this.lower(s), this.lower(suffix)];
-    return sql`(LENGTH(${h}) >= LENGTH(${n}) AND SUBSTR(${h}, LENGTH(${h}) - LENGTH(${n}) + 1) = ${n})`;
+    const bytes = (x: Sql) => sql`CAST(${x} AS BLOB)`;
+    return sql`(SUBSTR(${bytes(h)}, -LENGTH(${bytes(n)})) = ${bytes(n)} OR (LENGTH(${bytes(n)}) = 0 AND ${h} IS NOT NULL))`;
   }
 
   override now(): Sql {

@@ -11,12 +11,10 @@
 //    VACUUM (VACUUM INTO writes a copy anywhere), writing PRAGMAs (writable_schema, journal_mode…), triggers,
 //    virtual tables and transaction control. Empty statements (a bare `;`) are trivia, so `;ATTACH …` is judged
 //    as ATTACH.
-// 2. `checkSqliteProgram` compiles the statement with EXPLAIN on a handle of its own and refuses any program
-//    that attaches, detaches or vacuums, or that would write on a read-only database — whatever the first
-//    layer's reading of the text was. (Read-only files are also opened read-only with `query_only`.)
+// 2. `checkSqliteProgram` judges the statement compiled with EXPLAIN by the worker that will run it, and refuses
+//    any program that attaches, detaches or vacuums, or that would write on a read-only database — whatever the
+//    first layer's reading of the text was. (Read-only files are also opened read-only with `query_only`.)
 // load_extension() needs no check: better-sqlite3 leaves the SQL function disabled ("not authorized").
-
-import type Database from 'better-sqlite3';
 
 const READ_ONLY_PRAGMAS = new Set([
   'table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list',
@@ -262,27 +260,29 @@ export function checkSqliteStatement(sql: string, options: { writable?: boolean 
 const FILE_FUNCTIONS = /^sqlite_(attach|detach)\b/i;
 const REFUSED_OPCODES = new Set(['Vacuum']);
 
+/** The opcodes the second layer looks at: a worker compiling a statement reports only these. */
+export const PROGRAM_OPCODES: readonly string[] = ['Vacuum', 'Function', 'PureFunc'];
+
+/** A statement compiled by a worker (`EXPLAIN`, nothing run): whether it only reads, and its PROGRAM_OPCODES. */
+export interface CompiledProgram {
+  readonly: boolean;
+  ops: Array<{ opcode: string; p4: unknown }>;
+}
+
 /**
- * Second layer: compiles `EXPLAIN <body>` (nothing runs) on `db` and refuses a program that attaches, detaches or
- * vacuums, or — on a read-only database — one that writes. Errors compiling the
- * statement are left to the worker that runs it, which reports them the usual way (the same SQL fails the same way).
+ * Second layer: refuses a compiled program that attaches, detaches or vacuums, or — on a read-only database — one
+ * that writes. The statement is compiled by the worker that will run it (`SqliteWorker.explain`), never in the
+ * server's process: SQLite can take seconds to plan a statement of 50,000 terms, which must not stall the server
+ * (a worker is stopped at the query's timeout). `null`: the statement didn't compile, which the run reports the
+ * usual way (the same SQL fails the same way).
  */
-export function checkSqliteProgram(db: Database.Database, checked: CheckedStatement, params: unknown[], options: { writable?: boolean } = {}): void {
-  let statement: Database.Statement;
-  let program: Array<{ opcode: string; p4: unknown }>;
-  try {
-    statement = db.prepare(checked.body);
-    program = db.prepare(`EXPLAIN ${checked.body}`).all(...params) as Array<{ opcode: string; p4: unknown }>;
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw error;
-    return;
-  }
-  for (const op of program) {
+export function checkSqliteProgram(program: CompiledProgram | null, options: { writable?: boolean } = {}): void {
+  if (!program) return;
+  for (const op of program.ops) {
     if (REFUSED_OPCODES.has(op.opcode)) refuse('This statement is not allowed on this database.');
     if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && typeof op.p4 === 'string' && FILE_FUNCTIONS.test(op.p4)) {
       refuse('ATTACH and DETACH are not allowed on this database.');
     }
   }
-  if (!options.writable && !statement.readonly) refuse('This statement would change the database, which is read-only.');
+  if (!options.writable && !program.readonly) refuse('This statement would change the database, which is read-only.');
 }

@@ -1,6 +1,7 @@
 // SQLite (better-sqlite3): a local file. Tables have no schema.
 
 import type { Driver } from '../driver.js';
+import { sqliteDialect } from './dialect.js';
 import { engineDescriptors } from '../engines.js';
 import { normalizeWith } from '../shared/details.js';
 import { SQLITE_DETAILS } from './details.js';
@@ -19,6 +20,6 @@ export const sqliteDriver: Driver = {
   secretDetails: [],
   normalizeDetails: (details) => normalizeWith(SQLITE_DETAILS, details),
   open: (details, options) => lazyConnection(async () => new (await import('./connection.js')).SqliteConnection(details, options)),
-  quoteIdentifier: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteIdentifier: (name) => sqliteDialect.quoteIdentifier(name),
   placeholder: () => '?',
 };

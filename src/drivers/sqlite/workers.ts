@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { ResourcePool } from '../shared/pool.js';
+import { PROGRAM_OPCODES, type CompiledProgram } from './guard.js';
 
 export const BATCH = 500;
 /** Limits of the regular-expression functions the workers add to SQLite. */
@@ -22,8 +23,12 @@ const Database = require(workerData.modulePath);
 let db;
 let iterator = null;
 // SQL functions SQLite lacks, so that MBQL regex and split-part work here as on the other engines (and native SQL
-// may use them): JS regular expressions, with the pattern and the text length-limited (a runaway match is stopped
-// like any statement: its process is killed at the timeout).
+// may use them): JS regular expressions, with the pattern and the text length-limited. A pattern that backtracks
+// exponentially ((a+)+$ on "aaa…b") switches to V8's linear-time engine after 50,000 backtracks, as the other
+// engines' regexes never backtrack that way (RE2 in DuckDB; MySQL stops at its regexp_time_limit); the few patterns
+// that engine can't run (backreferences, lookbehind) are stopped like any statement: the process is killed at the
+// timeout.
+require('v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 const MAX_PATTERN = ${MAX_REGEX_PATTERN};
 const MAX_TEXT = ${MAX_REGEX_TEXT};
 const patterns = new Map();
@@ -115,7 +120,21 @@ function batch(columns) {
 }
 parentPort.on('message', (msg) => {
   try {
-    if (msg.type === 'run') {
+    if (msg.type === 'explain') {
+      // The statement compiled, not run, for the guard's second layer (src/drivers/sqlite/guard.ts).
+      let statement, program;
+      try {
+        statement = db.prepare(msg.sql);
+        program = db.prepare('EXPLAIN ' + msg.sql).all(...msg.params);
+      } catch (e) {
+        const code = String(e.code || '');
+        if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw e;
+        parentPort.postMessage({ type: 'program', program: null });
+        return;
+      }
+      const ops = program.filter((op) => msg.opcodes.includes(op.opcode)).map((op) => ({ opcode: op.opcode, p4: op.p4 }));
+      parentPort.postMessage({ type: 'program', program: { readonly: statement.readonly, ops } });
+    } else if (msg.type === 'run') {
       if (iterator) { iterator.return(); iterator = null; }
       const statement = db.prepare(msg.sql);
       if (!statement.reader) {
@@ -143,7 +162,8 @@ parentPort.on('message', (msg) => {
 `;
 
 export interface WorkerReply {
-  type: 'ready' | 'rows' | 'closed' | 'error';
+  type: 'ready' | 'rows' | 'closed' | 'error' | 'program';
+  program?: CompiledProgram | null;
   columns?: Array<{ name: string; type: string | null }> | null;
   rows?: unknown[][];
   done?: boolean;
@@ -212,6 +232,12 @@ export class SqliteWorker {
     });
     if (reply.type === 'error') throw new SqliteStatementError(reply.message ?? 'SQLite error', reply.code);
     return reply;
+  }
+
+  /** `sql` compiled (not run) with EXPLAIN, for the guard's second layer; null when it doesn't compile. */
+  async explain(sql: string, params: unknown[]): Promise<CompiledProgram | null> {
+    const reply = await this.request({ type: 'explain', sql, params, opcodes: PROGRAM_OPCODES });
+    return reply.program ?? null;
   }
 
   /** Kills the process; a request in progress rejects at once with `reason`. */

@@ -14,7 +14,8 @@
 import { createHash } from 'node:crypto';
 import { sql, raw, join, number, ident, param, type Sql, type SqlRenderer, type ParamType } from './sql.js';
 import { zoneConversion, utcText } from './zones.js';
-import { unsupported } from '../errors.js';
+import { invalidQuery, unsupported, type QueryError } from '../errors.js';
+import { checkIdentifier } from '../mbql/limits.js';
 
 /** A decimal number written as text, in the regular-expression syntax every engine shares. */
 export const NUMBER_PATTERN = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$';
@@ -83,8 +84,18 @@ export abstract class SqlDialect implements SqlRenderer {
 
   // ----- rendering -------------------------------------------------------------------------------------------
 
+  /** The character that quotes identifiers (doubled inside one). */
+  protected readonly identifierQuote: string = '"';
+
+  /**
+   * A quoted identifier, for the compiler and for the drivers' own statements alike. A NUL character would end the
+   * statement's text on the engine, so no identifier holds one (the query's names were refused with a message naming
+   * their clause by the validate stage; this is the guarantee for everything else).
+   */
   quoteIdentifier(name: string): string {
-    return '"' + name.replace(/"/g, '""') + '"';
+    checkIdentifier(name, 'identifier');
+    const q = this.identifierQuote;
+    return q + name.split(q).join(q + q) + q;
   }
 
   /** The longest identifier the engine keeps, in UTF-8 bytes (it cuts longer ones), or null when it has no cap. */
@@ -118,9 +129,31 @@ export abstract class SqlDialect implements SqlRenderer {
     return name ? `CAST(${placeholder} AS ${name})` : placeholder;
   }
 
+  /**
+   * How a string literal writes the NUL character (none can hold it raw: the engine would end the statement's text
+   * there), or null when the engine's text can't hold NUL at all — then values with one are refused, bound or not.
+   */
+  protected readonly nulCharacter: string | null = 'CHR(0)';
+
+  /** A text value this engine can't take (null when it can): see `nulCharacter`. */
+  private refusedText(value: unknown): QueryError | null {
+    if (this.nulCharacter !== null) return null;
+    const text = Array.isArray(value) ? value.find((v) => typeof v === 'string' && v.includes('\u0000')) : value;
+    if (typeof text !== 'string' || !text.includes('\u0000')) return null;
+    const shown = JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+    return invalidQuery(`${this.engineName} text can't contain NUL characters (\\u0000), so the value ${shown} can't be used in a query on it.`);
+  }
+
+  /** The engine's name in messages. */
+  protected get engineName(): string {
+    return this.engine;
+  }
+
   bindValue(value: unknown, type: ParamType): unknown {
     if (value === null || value === undefined) return null;
     if (type === 'integer' && typeof value === 'number' && !Number.isInteger(value)) return Math.trunc(value);
+    const refused = this.refusedText(value);
+    if (refused) throw refused;
     return value;
   }
 
@@ -138,7 +171,10 @@ export abstract class SqlDialect implements SqlRenderer {
   }
 
   quoteString(text: string): string {
-    return "'" + text.replace(/'/g, "''") + "'";
+    if (!text.includes('\u0000')) return "'" + text.replace(/'/g, "''") + "'";
+    const refused = this.refusedText(text);
+    if (refused) throw refused;
+    return '(' + text.split('\u0000').map((part) => this.quoteString(part)).join(` || ${this.nulCharacter} || `) + ')';
   }
 
   // ----- query structure -------------------------------------------------------------------------------------

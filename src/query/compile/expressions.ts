@@ -2,7 +2,7 @@
 // parameter; temporal literals and relative dates are turned into exact [start, end) bounds in JS
 // (./temporal-values.ts) so that each engine compares against the same values.
 
-import { sql, raw, param, number, join, type Sql, type ParamType } from './sql.js';
+import { sql, raw, param, number, join, chain, type Sql, type ParamType } from './sql.js';
 import type { StageCompiler } from './stage.js';
 import { isClause, isFieldRef, fieldOptions, walkClauses } from '../mbql/clauses.js';
 import type { Clause, FieldRef } from '../mbql/types.js';
@@ -109,6 +109,9 @@ export class ExpressionCompiler {
   private coercedValue(value: unknown, against: string): { value: unknown; type: ParamType } {
     if (typeof value === 'string') {
       if (isNumeric(against) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) return { value: Number(value), type: paramTypeFor(Number(value)) };
+      // Text that is no number compared with a number: engines disagree (an error on PostgreSQL and DuckDB, a silent
+      // text comparison on SQLite and MySQL), so it is refused on all of them, as text that is no date is.
+      if (isNumeric(against)) throw invalidQuery(`Invalid number value: ${JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)}`);
       if (isBoolean(against) && /^(true|false)$/i.test(value)) return { value: value.toLowerCase() === 'true', type: 'boolean' };
     }
     if (typeof value === 'number' && isText(against)) return { value: String(value), type: 'text' };
@@ -514,7 +517,7 @@ export class ExpressionCompiler {
       case 'or': {
         if (args.length === 0) return raw(name === 'and' ? '(1 = 1)' : '(1 = 0)');
         const parts = args.map((a) => this.condition(a));
-        return parts.length === 1 ? parts[0] : sql`(${join(parts, name === 'and' ? ' AND ' : ' OR ')})`;
+        return parts.length === 1 ? parts[0] : chain(parts, name === 'and' ? ' AND ' : ' OR ');
       }
       case 'not': {
         const inner = args[0];
@@ -747,7 +750,7 @@ export class ExpressionCompiler {
     else if (textual && plain.length > 1) parts.push(this.d.stringIn(x, plain, op === '!='));
     else if (plain.length === 1) parts.push(op === '=' ? sql`(${x} = ${plain[0]})` : sql`(${x} <> ${plain[0]})`);
     else if (plain.length > 1) parts.push(op === '=' ? sql`(${x} IN (${join(plain)}))` : sql`(${x} NOT IN (${join(plain)}))`);
-    const combined = parts.length === 1 ? parts[0] : sql`(${join(parts, op === '=' ? ' OR ' : ' AND ')})`;
+    const combined = parts.length === 1 ? parts[0] : chain(parts, op === '=' ? ' OR ' : ' AND ');
     // Metabase: `!=` (and not-in) on a column also matches its NULLs — unless NULL is one of the values excluded.
     if (op === '!=' && nonNull.length === values.length && refersToColumn(lhs)) return sql`(${combined} OR ${x} IS NULL)`;
     return combined;

@@ -3,6 +3,9 @@
 // placeholder for every value. Values can't be interpolated as text: the `sql` template accepts fragments, values
 // made with `param()` and identifiers made with `ident()`, nothing else.
 
+import { invalidQuery } from '../errors.js';
+import { checkSqlText } from '../mbql/limits.js';
+
 export type ParamType =
   | 'text'
   | 'integer'
@@ -100,6 +103,27 @@ export function join(list: readonly Interpolation[], separator = ', '): Sql {
   return new Sql(parts);
 }
 
+/** Terms `chain` writes in one run. */
+const CHAIN_WIDTH = 32;
+
+/**
+ * `(a OR b OR …)`: terms joined by an associative operator, in parentheses. Past CHAIN_WIDTH terms they are grouped
+ * in parenthesized runs, and runs of runs: an engine parses a chain of N terms N levels deep, and SQLite and DuckDB
+ * refuse expressions more than 1,000 levels deep (a filter of 20,000 conditions is 3 runs deep instead).
+ */
+export function chain(terms: readonly Sql[], operator: string): Sql {
+  let level = terms;
+  while (level.length > CHAIN_WIDTH) {
+    const grouped: Sql[] = [];
+    for (let i = 0; i < level.length; i += CHAIN_WIDTH) {
+      const run = level.slice(i, i + CHAIN_WIDTH);
+      grouped.push(run.length === 1 ? run[0] : sql`(${join(run, operator)})`);
+    }
+    level = grouped;
+  }
+  return sql`(${join(level, operator)})`;
+}
+
 export const EMPTY = new Sql([]);
 
 /** What a dialect has to say for a fragment to become text. */
@@ -119,6 +143,13 @@ export interface SqlRenderer {
   inlineLiteral(value: unknown, type: ParamType): string;
 }
 
+/**
+ * The longest SQL text a query may compile to. Far beyond any query a person writes (a 10 MB request body included),
+ * it stops the queries whose parts repeat each other — a card or snippet used twice by one used twice, and so on —
+ * before their text grows past what a server can hold.
+ */
+export const MAX_SQL_LENGTH = 20_000_000;
+
 export interface RenderedSql {
   sql: string;
   params: unknown[];
@@ -130,26 +161,35 @@ export interface RenderedSql {
  */
 export function render(fragment: Sql, dialect: SqlRenderer, options: { inline?: boolean } = {}): RenderedSql {
   const out: string[] = [];
+  let length = 0;
+  const write = (text: string) => {
+    length += text.length;
+    if (length > MAX_SQL_LENGTH) throw invalidQuery(`Invalid query: its SQL would be longer than ${MAX_SQL_LENGTH.toLocaleString('en-US')} characters.`);
+    out.push(text);
+  };
   const params: unknown[] = [];
   const seen = new Map<string, string>();
   const visit = (part: SqlPart) => {
-    if (typeof part === 'string') out.push(part);
-    else if (part instanceof Sql) for (const p of part.parts) visit(p);
-    else if (part instanceof Ident) out.push(part.parts.map((p, i) => (part.alias && i === part.parts.length - 1 ? dialect.quoteAlias(p) : dialect.quoteIdentifier(p))).join('.'));
-    else if (options.inline) out.push(dialect.inlineLiteral(part.value, part.type));
+    if (typeof part === 'string') {
+      // Compiler text never holds NUL: this is SQL a person wrote (a snippet), which the engine would cut there.
+      checkSqlText(part, 'native query');
+      write(part);
+    } else if (part instanceof Sql) for (const p of part.parts) visit(p);
+    else if (part instanceof Ident) write(part.parts.map((p, i) => (part.alias && i === part.parts.length - 1 ? dialect.quoteAlias(p) : dialect.quoteIdentifier(p))).join('.'));
+    else if (options.inline) write(dialect.inlineLiteral(part.value, part.type));
     else {
       // Engines with numbered placeholders get one placeholder per distinct value, so that an expression that
       // appears twice (SELECT and GROUP BY, a window's ORDER BY) is textually identical.
       const key = dialect.numberedPlaceholders ? paramKey(part) : null;
       const existing = key === null ? undefined : seen.get(key);
       if (existing) {
-        out.push(existing);
+        write(existing);
         return;
       }
       params.push(dialect.bindValue(part.value, part.type));
       const text = dialect.typedPlaceholder(dialect.placeholder(params.length), part.type, part.value);
       if (key !== null) seen.set(key, text);
-      out.push(text);
+      write(text);
     }
   };
   visit(fragment);

@@ -83,7 +83,14 @@ export function truncate(value: DateTime, unit: Unit, startOfWeek: StartOfWeek):
   return value.startOf(unit);
 }
 
+/** `value` moved by `n` units; a date no calendar holds (a billion years away) is refused rather than bound as text. */
 export function plus(value: DateTime, n: number, unit: Unit): DateTime {
+  const moved = move(value, n, unit);
+  if (!moved.isValid) throw invalidQuery(`Invalid relative date: ${n} ${unit}s from ${value.toISODate() ?? 'the reference date'} is out of the range of dates.`);
+  return moved;
+}
+
+function move(value: DateTime, n: number, unit: Unit): DateTime {
   switch (unit) {
     case 'millisecond':
       return value.plus({ milliseconds: n });

@@ -36,7 +36,8 @@ export function literalType(value: unknown): string {
 }
 
 export function paramTypeFor(value: unknown): ParamType {
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  // An integer past 2^53 (1e20, 1e308) is no exact integer and no engine's BIGINT: it is compared as a float.
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'float';
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value === 'bigint') return 'integer';
   return 'text';

@@ -62,6 +62,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** A text that two values share exactly when they are deepEqual (option maps in any key order). */
+export function clauseKey(x: unknown): string {
+  return JSON.stringify(x, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  ) ?? 'undefined';
+}
+
 /** Field refs compare equal ignoring option key order (and null vs {} options). */
 export function sameRef(a: unknown, b: unknown): boolean {
   if (isFieldRef(a) && isFieldRef(b)) return a[1] === b[1] && deepEqual(a[2] ?? {}, b[2] ?? {});

@@ -2,10 +2,11 @@
 // (pMBQL) stages — becomes one canonical legacy-MBQL tree (reference §5.9). Template-tag names, expression names
 // and literal values are never touched. Nothing here looks at the app DB.
 
-import { isClause, kebab, deepEqual, sameRef } from './clauses.js';
+import { isClause, kebab, sameRef, clauseKey } from './clauses.js';
 import { fromPmbql, isPmbql } from './pmbql.js';
 import type { Clause, DatasetQuery, FieldRef, Join, MbqlQuery, NativeQuery, NativeSource, Parameter, TemplateTag } from './types.js';
 import { invalidQuery } from '../errors.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../util/json-depth.js';
 
 const CLAUSES = new Set(
   (
@@ -220,10 +221,17 @@ export function simplifyFilter(filter: unknown): unknown {
   }
   if (name !== 'and' && name !== 'or') return filter;
   const flat: unknown[] = [];
+  // Duplicates are found by key, not by comparing every pair: a filter of 20,000 conditions stays linear.
+  const seen = new Set<string>();
   for (const arg of args.map(simplifyFilter)) {
     if (arg === null || arg === undefined) continue;
     const parts = isClause(arg, name) ? arg.slice(1) : [arg];
-    for (const p of parts) if (!flat.some((q) => deepEqual(q, p))) flat.push(p);
+    for (const p of parts) {
+      const key = clauseKey(p);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      flat.push(p);
+    }
   }
   if (flat.length === 0) return null;
   if (flat.length === 1) return flat[0];
@@ -343,6 +351,7 @@ function normalizeNative(native: unknown): NativeQuery {
 
 export function normalizeParameter(p: unknown): Parameter {
   if (!isPlainObject(p)) throw invalidQuery('Each parameter must be a map.');
+  checkDepth(p, 'parameter');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(p)) {
     const key = kebab(k);
@@ -364,10 +373,21 @@ function normalizeTarget(target: unknown): unknown {
   return target.length > 2 ? [kind, normalizedInner, target[2]] : [kind, normalizedInner];
 }
 
+/**
+ * Queries reach the engine from request bodies (nested at most MAX_JSON_DEPTH levels), but also from the app DB (a
+ * card saved before that bound) and from MBQL 5's flat list of stages (each becomes a level of `source-query`): what
+ * is deeper is refused here, before the recursive steps below and after them.
+ */
+function checkDepth(value: unknown, what: string): void {
+  if (jsonDeeperThan(value)) throw invalidQuery(`Invalid ${what}: it is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+}
+
 /** The whole dataset query → canonical legacy MBQL. Accepts MBQL 5 (`lib/type`) input too. */
 export function normalizeQuery(input: unknown): DatasetQuery {
   if (!isPlainObject(input)) throw invalidQuery('The query must be a map.');
+  checkDepth(input, 'query');
   const source = isPmbql(input) ? fromPmbql(input) : input;
+  if (source !== input) checkDepth(source, 'query');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(source)) {
     const key = kebab(k);

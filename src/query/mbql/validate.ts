@@ -1,10 +1,12 @@
-// Stage 2, validate: the normalized query's structure, with a message that says which clause is wrong and why.
+// Stage 2, validate: the normalized query's structure, with a message that says which clause is wrong and why, and
+// its size within what every engine runs (./limits.ts).
 // (Whether a field exists or a feature is supported is checked later, when metadata and the engine are known.)
 
 import type { DatasetQuery, Join, MbqlQuery, TemplateTag } from './types.js';
 import { SAVED_QUESTIONS_DATABASE } from './types.js';
 import { isClause, DATETIME_UNITS } from './clauses.js';
 import { invalidQuery } from '../errors.js';
+import { checkQueryLimits } from './limits.js';
 
 type Arity = [number, number];
 
@@ -173,13 +175,18 @@ function checkStage(q: MbqlQuery): void {
       checkRef(o[1], 'order-by');
     }
   }
-  if (q.limit !== undefined && !(typeof q.limit === 'number' && Number.isInteger(q.limit) && q.limit >= 0)) {
-    throw invalidQuery(`Invalid limit: must be an integer ≥ 0, got ${describe(q.limit)}`);
+  // Row counts are written into the SQL as integers: past 2^53 a number has no exact integer (1e30 would be written
+  // "1e+30"), and no engine has that many rows to skip anyway.
+  if (q.limit !== undefined && !(typeof q.limit === 'number' && Number.isSafeInteger(q.limit) && q.limit >= 0)) {
+    throw invalidQuery(`Invalid limit: must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${describe(q.limit)}`);
   }
   if (q.page !== undefined) {
     const p = q.page as unknown as Record<string, unknown>;
     if (!p || !(Number.isInteger(p.page) && (p.page as number) >= 1) || !(Number.isInteger(p.items) && (p.items as number) >= 1)) {
       throw invalidQuery(`Invalid page: must be {"page": ≥1, "items": ≥1}, got ${describe(q.page)}`);
+    }
+    if (!Number.isSafeInteger((p.page as number) * (p.items as number))) {
+      throw invalidQuery(`Invalid page: page × items must be at most ${Number.MAX_SAFE_INTEGER}, got ${describe(q.page)}`);
     }
   }
   if (q.joins !== undefined) {
@@ -221,8 +228,9 @@ export function validateQuery(q: DatasetQuery): void {
   if (c) {
     const max = c['max-results'];
     const bare = c['max-results-bare-rows'];
-    if (max !== undefined && !(Number.isInteger(max) && max >= 0)) throw invalidQuery('Invalid constraints: max-results must be an integer ≥ 0.');
-    if (bare !== undefined && !(Number.isInteger(bare) && bare >= 0)) throw invalidQuery('Invalid constraints: max-results-bare-rows must be an integer ≥ 0.');
+    if (max !== undefined && !(Number.isSafeInteger(max) && max >= 0)) throw invalidQuery(`Invalid constraints: max-results must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}.`);
+    if (bare !== undefined && !(Number.isSafeInteger(bare) && bare >= 0)) throw invalidQuery(`Invalid constraints: max-results-bare-rows must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}.`);
     if (max !== undefined && bare !== undefined && bare > max) throw invalidQuery('Invalid constraints: max-results-bare-rows must be less than or equal to max-results.');
   }
+  checkQueryLimits(q);
 }

@@ -1,7 +1,7 @@
 // A native query with its template tags → a SQL fragment: snippets inlined, `{{#N}}` cards inlined as subqueries,
 // variables bound as parameters, field filters compiled to predicates on their column (or `1 = 1` without a value).
 
-import { sql, raw, param, join, type Sql, type ParamType } from '../compile/sql.js';
+import { sql, raw, param, join, MAX_SQL_LENGTH, type Sql, type ParamType } from '../compile/sql.js';
 import { StageCompiler, type CompileOptions } from '../compile/stage.js';
 import type { Clause, NativeQuery, Parameter, TemplateTag } from '../mbql/types.js';
 import { isFieldRef } from '../mbql/clauses.js';
@@ -28,7 +28,9 @@ function missingValue(tag: TemplateTag | undefined, name: string): QueryError {
 /**
  * Inlines `{{snippet: X}}` tags (snippets may themselves use snippets and tags). The tags of every snippet inlined
  * are collected in `inherited` (the first one of a name wins): a `{{var}}` inside a snippet is a variable of the query.
- * A snippet's own tags name the snippets it inlines (by id, so a renamed one is still found).
+ * A snippet's own tags name the snippets it inlines (by id, so a renamed one is still found). `budget` counts the
+ * characters written at every level: a snippet that uses another several times, which uses another several times…,
+ * grows exponentially and is refused once that passes MAX_SQL_LENGTH, before its text is built.
  */
 export function expandSnippets(
   text: string,
@@ -36,6 +38,7 @@ export function expandSnippets(
   snippets: NativeCompileContext['snippets'],
   inherited = new Map<string, TemplateTag>(),
   depth = 0,
+  budget = { written: 0 },
 ): string {
   if (depth > MAX_SNIPPET_DEPTH) throw invalidQuery('Snippets are nested too deeply (or refer to each other).');
   return text.replace(/\{\{\s*(snippet:[^}]*)\}\}/gi, (whole, inner: string) => {
@@ -44,7 +47,10 @@ export function expandSnippets(
     const snippet = (tag?.['snippet-id'] !== undefined ? snippets.byId.get(Number(tag['snippet-id'])) : undefined) ?? snippets.byName.get(name.toLowerCase());
     if (!snippet) throw invalidQuery(`Snippet "${name}" does not exist.`);
     for (const [key, own] of Object.entries(snippet.template_tags)) if (!inherited.has(key)) inherited.set(key, own);
-    return expandSnippets(snippet.content, { ...tags, ...snippet.template_tags }, snippets, inherited, depth + 1);
+    const expanded = expandSnippets(snippet.content, { ...tags, ...snippet.template_tags }, snippets, inherited, depth + 1, budget);
+    budget.written += expanded.length;
+    if (budget.written > MAX_SQL_LENGTH) throw invalidQuery(`Invalid query: with its snippets written out, its SQL would be longer than ${MAX_SQL_LENGTH.toLocaleString('en-US')} characters.`);
+    return expanded;
   });
 }
 
@@ -91,7 +97,7 @@ function variable(tag: TemplateTag | undefined, name: string, value: TagValue): 
       const numbers = list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).map((v) => {
         const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.trim()) : NaN;
         if (!Number.isFinite(n)) throw invalidParameter(`Invalid value for the number variable '${tag?.['display-name'] ?? name}': ${JSON.stringify(v)}`);
-        return sql`${param(n, Number.isInteger(n) ? 'integer' : 'float')}`;
+        return sql`${param(n, Number.isSafeInteger(n) ? 'integer' : 'float')}`;
       });
       return join(numbers, ', ');
     }

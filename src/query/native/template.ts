@@ -7,10 +7,35 @@ import { QueryError } from '../errors.js';
 
 export type TemplateNode = { kind: 'text'; text: string } | { kind: 'tag'; name: string; raw: string } | { kind: 'optional'; children: TemplateNode[] };
 
+/** How deeply `[[optional]]` blocks may nest (the template is walked recursively). */
+export const MAX_OPTIONAL_DEPTH = 100;
+
+/**
+ * Where the `}}` closing a `{{` at `i` is, or -1. Linear over a whole text: no `}}` after the last one, so a text of
+ * 200,000 unclosed `{{` isn't searched to its end 200,000 times.
+ */
+function closingBraces(text: string, i: number, lastClose: number): number {
+  return i + 2 <= lastClose ? text.indexOf('}}', i + 2) : -1;
+}
+
+/** The names inside every `{{…}}` of a text, in order (optional blocks are not looked at). */
+export function tagsIn(text: string): string[] {
+  const out: string[] = [];
+  const lastClose = text.lastIndexOf('}}');
+  for (let i = text.indexOf('{{'); i !== -1; ) {
+    const end = closingBraces(text, i, lastClose);
+    if (end === -1) break;
+    out.push(text.slice(i + 2, end).trim());
+    i = text.indexOf('{{', end + 2);
+  }
+  return out;
+}
+
 /** Splits SQL into text, `{{tag}}`s and `[[optional]]` blocks (optional blocks may nest). */
 export function parseTemplate(text: string): TemplateNode[] {
   const root: TemplateNode[] = [];
   const stack: TemplateNode[][] = [root];
+  const lastClose = text.lastIndexOf('}}');
   let buffer = '';
   const flush = () => {
     if (buffer) stack[stack.length - 1].push({ kind: 'text', text: buffer });
@@ -19,7 +44,7 @@ export function parseTemplate(text: string): TemplateNode[] {
   let i = 0;
   while (i < text.length) {
     if (text.startsWith('{{', i)) {
-      const end = text.indexOf('}}', i + 2);
+      const end = closingBraces(text, i, lastClose);
       if (end !== -1) {
         flush();
         const raw = text.slice(i, end + 2);
@@ -30,6 +55,7 @@ export function parseTemplate(text: string): TemplateNode[] {
     }
     if (text.startsWith('[[', i)) {
       flush();
+      if (stack.length > MAX_OPTIONAL_DEPTH) throw new QueryError('invalid-query', `Invalid query: optional clauses [[ … ]] are nested more than ${MAX_OPTIONAL_DEPTH} deep.`);
       const children: TemplateNode[] = [];
       stack[stack.length - 1].push({ kind: 'optional', children });
       stack.push(children);

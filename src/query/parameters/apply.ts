@@ -87,6 +87,8 @@ function stageAt(query: MbqlQuery, stageNumber: number | undefined): MbqlQuery {
 export function applyMbqlParameters(query: DatasetQuery, parameters: Parameter[], startOfWeek: StartOfWeek): DatasetQuery {
   if (query.type !== 'query' || !query.query || parameters.length === 0) return query;
   const inner: MbqlQuery = structuredClone(query.query);
+  // Each stage's new filters are added at once (a dashboard may send thousands of parameters).
+  const added = new Map<MbqlQuery, Clause[]>();
   for (const p of parameters) {
     const target = p.target;
     if (!Array.isArray(target) || target[0] !== 'dimension' || !isClause(target[1]) || target[1][0] === 'template-tag') continue;
@@ -102,8 +104,11 @@ export function applyMbqlParameters(query: DatasetQuery, parameters: Parameter[]
     }
     const filter = parameterFilter(field, p.type, p.value, startOfWeek, p.options ?? null);
     if (!filter) continue;
-    stage.filter = simplifyFilter(stage.filter ? ['and', stage.filter, filter] : filter) as Clause;
+    const list = added.get(stage) ?? [];
+    list.push(filter);
+    added.set(stage, list);
   }
+  for (const [stage, filters] of added) stage.filter = simplifyFilter(['and', ...(stage.filter ? [stage.filter] : []), ...filters]) as Clause;
   return { ...query, query: inner };
 }
 

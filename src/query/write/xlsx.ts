@@ -11,6 +11,16 @@ import { isDate, isDateTime, isTime } from '../compile/types.js';
 
 const LOCAL = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?)?(Z|[+-]\d\d:?\d\d)?$/;
 
+/** The most characters an Excel cell holds: a longer text makes Excel report the whole file as damaged. */
+export const EXCEL_CELL_MAX = 32_767;
+
+/** Text as a cell can hold it: cut to EXCEL_CELL_MAX characters (never half of a surrogate pair). */
+function excelText(text: string): string {
+  if (text.length <= EXCEL_CELL_MAX) return text;
+  const cut = text.slice(0, EXCEL_CELL_MAX);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /** A temporal value's wall-clock fields as a Date read in UTC (what Excel shows, without zone). */
 function wallClock(value: string): Date | null {
   const m = LOCAL.exec(value);
@@ -71,8 +81,8 @@ export class XlsxSink implements ResultSink {
           const v = values[index];
           const kind = this.kinds[i];
           if (typeof v === 'string' && (kind === 'date' || kind === 'datetime')) return wallClock(v) ?? v;
-          if (v !== null && typeof v === 'object') return JSON.stringify(v);
-          return v;
+          const value = v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+          return typeof value === 'string' ? excelText(value) : value;
         }),
       );
       this.kinds.forEach((kind, i) => {
