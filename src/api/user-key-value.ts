@@ -5,7 +5,8 @@ import { s } from '../http/schema.js';
 import { fieldError } from '../http/errors.js';
 import { deleteValue, getValue, namespaceValues, putValue } from '../users/key-value.js';
 
-const name = s.check<string>('value must be a non-blank string of at most 254 characters.', (v) => typeof v === 'string' && v.trim() !== '' && [...v].length <= 254);
+// NUL is refused with the rest of the string checks (the PostgreSQL app DB can't store it)
+const name = s.nbstr('value must be a non-blank string of at most 254 characters.', { max: 254 });
 const keyed = { namespace: name, key: name };
 const timestamp = s.check<string>('value must be an ISO-8601 timestamp.', (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)));
 
