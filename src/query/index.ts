@@ -5,6 +5,7 @@ import './settings.js';
 
 export { runQuery, runQueryToMemory, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult } from './run.js';
 export { runPivotQuery } from './pivot.js';
+export { resultMetadataOf } from './result-metadata.js';
 export { prepareQuery, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
 export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource } from './sources.js';
 export type { SavedCard, Snippet, Segment, LegacyMetric } from './sources.js';

@@ -186,22 +186,26 @@ export class ResultsMetadataBuilder {
   }
 
   build(): { columns: Record<string, unknown>[] } {
-    return {
-      columns: this.cols.map((c, i) => {
-        const out: Record<string, unknown> = {
-          display_name: c.display_name,
-          field_ref: c.field_ref,
-          name: c.name,
-          base_type: c.base_type,
-          effective_type: c.effective_type ?? c.base_type,
-          semantic_type: c.semantic_type ?? null,
-          fingerprint: this.builders[i].build(),
-        };
-        for (const key of ['id', 'table_id', 'unit', 'description', 'coercion_strategy', 'visibility_type', 'settings', 'binning_info', 'expression_name'] as const) {
-          if (c[key] !== undefined) out[key] = c[key];
-        }
-        return out;
-      }),
-    };
+    return { columns: this.cols.map((c, i) => metadataColumn(c, this.builders[i].build())) };
   }
+}
+
+/**
+ * A `result_metadata` / `results_metadata.columns` entry: the column's own keys and a fingerprint (left out when
+ * `fingerprint` is undefined: nothing describes the column's values).
+ */
+export function metadataColumn(c: Col, fingerprint: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    display_name: c.display_name,
+    field_ref: c.field_ref,
+    name: c.name,
+    base_type: c.base_type,
+    effective_type: c.effective_type ?? c.base_type,
+    semantic_type: c.semantic_type ?? null,
+  };
+  if (fingerprint !== undefined) out.fingerprint = fingerprint;
+  for (const key of ['id', 'table_id', 'unit', 'description', 'coercion_strategy', 'visibility_type', 'settings', 'binning_info', 'expression_name'] as const) {
+    if (c[key] !== undefined) out[key] = c[key];
+  }
+  return out;
 }
