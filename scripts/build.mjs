@@ -11,7 +11,8 @@ const outDir = join(root, 'dist');
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'src/main.ts')],
+  // The server, and the program of the SQLite worker processes (src/drivers/sqlite/workers.ts starts it).
+  entryPoints: { main: join(root, 'src/main.ts'), 'sqlite-worker': join(root, 'src/drivers/sqlite/worker-main.ts') },
   outdir: outDir,
   bundle: true,
   splitting: true,
@@ -19,7 +20,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', '@duckdb/*', 'pg-native', 'fxa-common-password-list'],
+  external: ['better-sqlite3', '@duckdb/*', '@node-rs/*', 'pg-native', 'fxa-common-password-list'],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __quarryCreateRequire } from 'node:module'; const require = __quarryCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -123,8 +123,16 @@ class FingerprintBuilder {
   private texts = 0;
   private earliest: string | null = null;
   private latest: string | null = null;
+  // What the column's type makes of its values, decided once rather than per value.
+  private readonly numeric: boolean;
+  private readonly temporal: boolean;
+  private readonly text: boolean;
 
-  constructor(private readonly baseType: string) {}
+  constructor(baseType: string) {
+    this.numeric = isNumeric(baseType);
+    this.temporal = isTemporal(baseType);
+    this.text = isText(baseType);
+  }
 
   add(v: unknown): void {
     this.count += 1;
@@ -133,14 +141,15 @@ class FingerprintBuilder {
       return;
     }
     if (this.distinct.size < DISTINCT_CAP) this.distinct.add(v);
-    if (typeof v === 'number' && isNumeric(this.baseType)) {
+    if (typeof v === 'number') {
+      if (!this.numeric) return;
       this.numbers += 1;
       if (v < this.min) this.min = v;
       if (v > this.max) this.max = v;
       this.sum += v;
       this.sumSq += v * v;
     } else if (typeof v === 'string') {
-      if (isTemporal(this.baseType)) {
+      if (this.temporal) {
         if (this.earliest === null || v < this.earliest) this.earliest = v;
         if (this.latest === null || v > this.latest) this.latest = v;
       } else {
@@ -153,12 +162,12 @@ class FingerprintBuilder {
   build(): Record<string, unknown> {
     const global = { 'distinct-count': this.distinct.size, 'nil%': this.count ? this.nils / this.count : 0 };
     const type: Record<string, unknown> = {};
-    if (isNumeric(this.baseType) && this.numbers) {
+    if (this.numeric && this.numbers) {
       const avg = this.sum / this.numbers;
       type['type/Number'] = { min: this.min, max: this.max, avg, sd: Math.sqrt(Math.max(0, this.sumSq / this.numbers - avg * avg)) };
-    } else if (isTemporal(this.baseType)) {
+    } else if (this.temporal) {
       type['type/DateTime'] = { earliest: this.earliest, latest: this.latest };
-    } else if (isText(this.baseType) && this.texts) {
+    } else if (this.text && this.texts) {
       type['type/Text'] = { 'average-length': this.totalLength / this.texts };
     }
     return Object.keys(type).length ? { global, type } : { global };
