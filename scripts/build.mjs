@@ -2,13 +2,15 @@
 // still load only when used) starts ~35% faster than thousands of separate ESM files. Native modules stay
 // external. Data the code needs at run time is imported as TypeScript, never read relative to a source file.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceHash, STAMP } from './sources.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 
+const sources = sourceHash(root);
 rmSync(outDir, { recursive: true, force: true });
 await build({
   // The server, and the program of the SQLite worker processes (src/drivers/sqlite/workers.ts starts it).
@@ -25,3 +27,5 @@ await build({
   banner: { js: "import { createRequire as __quarryCreateRequire } from 'node:module'; const require = __quarryCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+// What the bundle was built from (`npm start` rebuilds when it differs).
+writeFileSync(join(root, STAMP), sources);
