@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/util/better-sqlite3.js';
 import pg from 'pg';
 import { hash, verify } from '@node-rs/bcrypt';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';

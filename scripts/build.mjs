@@ -22,7 +22,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', '@duckdb/*', '@node-rs/*', 'pg-native', 'fxa-common-password-list'],
+  external: ['better-sqlite3', 'better-sqlite3-napi', '@duckdb/*', '@node-rs/*', 'pg-native', 'fxa-common-password-list'],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __quarryCreateRequire } from 'node:module'; const require = __quarryCreateRequire(import.meta.url);" },
   logLevel: 'warning',

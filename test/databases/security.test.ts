@@ -240,7 +240,7 @@ describe('native statements cannot reach the server\'s files', () => {
   });
 
   test('SQLite guard, second layer: compiled programs that attach, detach or vacuum are refused whatever the text looked like', async () => {
-    const Database = (await import('better-sqlite3')).default;
+    const Database = (await import('../../src/util/better-sqlite3.js')).default;
     const db = new Database(samples.details.sqlite.db as string, { readonly: true, fileMustExist: true });
     try {
       const refused = [`ATTACH '${join(samples.dir, 'a.db')}' AS a`, 'DETACH main', `VACUUM INTO '${join(samples.dir, 'v.db')}'`, 'VACUUM'];

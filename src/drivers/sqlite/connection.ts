@@ -2,7 +2,7 @@
 // event loop and a cancelled or timed-out one is stopped; the catalog queries of introspection use one handle on
 // the main thread (they are quick).
 
-import Database from 'better-sqlite3';
+import Database, { type SqliteHandle } from '../../util/better-sqlite3.js';
 import { existsSync } from 'node:fs';
 import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, ExecuteOptions, Introspection, OpenOptions, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
@@ -16,9 +16,9 @@ import type { ResourcePool } from '../shared/pool.js';
 import { SQLITE_MAX_WORKERS } from './limits.js';
 
 export class SqliteConnection implements DriverConnection {
-  private handle: Database.Database | null = null;
+  private handle: SqliteHandle | null = null;
   /** Compiles statements for the guard's second layer (never runs one); a short busy timeout keeps the event loop free. */
-  private checker: Database.Database | null = null;
+  private checker: SqliteHandle | null = null;
   private file: string | null = null;
   private pool: ResourcePool<SqliteWorker> | null = null;
 
@@ -32,10 +32,10 @@ export class SqliteConnection implements DriverConnection {
   }
 
   /** Opens the file on first use, so errors surface from test()/execute() rather than from open(). */
-  db(): Database.Database {
+  db(): SqliteHandle {
     if (this.handle) return this.handle;
     const file = resolveDatabaseFile(String(this.details.db ?? ''), this.options.dataDir, this.options.protectedPaths);
-    let handle: Database.Database;
+    let handle: SqliteHandle;
     try {
       handle = new Database(file, { readonly: this.readOnly, fileMustExist: true, timeout: 5000 });
     } catch (error) {
@@ -68,7 +68,7 @@ export class SqliteConnection implements DriverConnection {
     return this.pool;
   }
 
-  private checkHandle(): Database.Database {
+  private checkHandle(): SqliteHandle {
     if (this.checker) return this.checker;
     const file = this.file ?? (this.db(), this.file!);
     const handle = new Database(file, { readonly: this.readOnly, fileMustExist: true, timeout: 250 });

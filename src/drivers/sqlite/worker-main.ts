@@ -10,7 +10,7 @@
 //   encode {plan}      → json {json, rows, done, summary?}
 //   close              → closed                       drops the statement's iterator
 
-import Database from 'better-sqlite3';
+import Database, { type SqliteHandle } from '../../util/better-sqlite3.js';
 import { RowProcessor, type RowPlan } from '../../query/results/row-processor.js';
 import { base64, integerValue, localTimestamp } from '../shared/values.js';
 import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
@@ -55,7 +55,7 @@ function mapChars(s: string, f: (c: string) => string): string {
   return out;
 }
 
-function registerFunctions(db: Database.Database): void {
+function registerFunctions(db: SqliteHandle): void {
   const opts = { deterministic: true };
   db.function('regexp_substr', opts, (s: unknown, p: unknown) => {
     const t = text(s);
@@ -130,7 +130,7 @@ function inferBaseType(rows: unknown[][], index: number): string {
 
 // ----- the statement being read ---------------------------------------------------------------------------------
 
-let db: Database.Database;
+let db: SqliteHandle;
 let iterator: IterableIterator<unknown[]> | null = null;
 let kinds: SqliteValueKind[] = [];
 let held: unknown[][] | null = null;
