@@ -257,7 +257,7 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
       }),
     duplicateEntityId,
   );
-  return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id));
+  return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id), { created: true });
 }
 
 /**

@@ -20,6 +20,7 @@ import * as m0040 from './0040_dashboard_tabs_series_params.js';
 import * as m0050 from './0050_data_permissions.js';
 import * as m0060 from './0060_actions.js';
 import * as m0070 from './0070_segments.js';
+import * as m0110 from './0110_card_lookup_indexes.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -45,4 +46,5 @@ export const migrations: Record<string, AppMigration> = {
   '0050_data_permissions': m0050,
   '0060_actions': m0060,
   '0070_segments': m0070,
+  '0110_card_lookup_indexes': m0110,
 };
