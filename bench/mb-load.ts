@@ -92,7 +92,9 @@ async function prepare(api: Api, stack: Stack, pgData: string | null): Promise<n
     const details = { host: PG.host, port: PG.port, user: PG.user, ...(PG.password ? { password: PG.password } : {}), dbname: pgData };
     dbId = (await api.call('POST', '/api/database', { engine: 'postgres', name: 'Sample Database', details })).id;
   }
-  // The scenario needs ORDERS, PEOPLE and PRODUCTS synced, with the key from ORDERS.USER_ID to PEOPLE.ID.
+  // As Metabase's setup did, wait for the first sync (metadata, fingerprints, field values) to finish, so it doesn't
+  // run during the load; the scenario needs ORDERS, PEOPLE and PRODUCTS, with the key from ORDERS.USER_ID to PEOPLE.ID.
+  await waitFor('the first sync', async () => (await api.call('GET', `/api/database/${dbId}`)).initial_sync_status === 'complete');
   await waitFor('the synced sample tables', async () => {
     const md = await api.call('GET', `/api/database/${dbId}/metadata`);
     const names = new Set(md.tables.filter((t: Obj) => t.fields?.length).map((t: Obj) => String(t.name).toUpperCase()));
