@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
+import { waitFor } from './wait.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3919;
@@ -34,20 +35,6 @@ function startProcess(env: Record<string, string>): ChildProcess {
     env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(PORT), QUARRY_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 class Api {

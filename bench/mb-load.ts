@@ -24,6 +24,7 @@ import { hash, verify } from '@node-rs/bcrypt';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { loadSampleInto } from '../src/sample/load.js';
+import { waitFor } from './wait.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SCRIPT = resolve(process.env.MB_LOAD_SCRIPT ?? join(ROOT, '../shared/bench/mb-load.mjs'));
@@ -50,20 +51,6 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v as T;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 class Api {
@@ -94,7 +81,7 @@ async function prepare(api: Api, stack: Stack, pgData: string | null): Promise<n
   }
   // As Metabase's setup did, wait for the first sync (metadata, fingerprints, field values) to finish, so it doesn't
   // run during the load; the scenario needs ORDERS, PEOPLE and PRODUCTS, with the key from ORDERS.USER_ID to PEOPLE.ID.
-  await waitFor('the first sync', async () => (await api.call('GET', `/api/database/${dbId}`)).initial_sync_status === 'complete');
+  await waitFor('the first sync', async () => (await api.call('GET', `/api/database/${dbId}`)).initial_sync_status === 'complete', 300_000);
   await waitFor('the synced sample tables', async () => {
     const md = await api.call('GET', `/api/database/${dbId}/metadata`);
     const names = new Set(md.tables.filter((t: Obj) => t.fields?.length).map((t: Obj) => String(t.name).toUpperCase()));
