@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
+import Database from '../src/util/better-sqlite3.js';
 import pg from 'pg';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { hashToken } from '../src/users/sessions.js';

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
+import { waitFor } from './wait.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3921;
@@ -29,20 +30,6 @@ type Obj = Record<string, any>;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const f2 = (x: number) => x.toFixed(2);
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v as T;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function call(session: string, method: string, path: string, body?: unknown): Promise<any> {
   const r = await fetch(BASE + path, { method, headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': session }, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,18 +1,6 @@
 // What the benchmarks that drive a Quarry process share: waiting for something to be ready, and a small API client.
 
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from './wait.js';
 
 export class Api {
   constructor(

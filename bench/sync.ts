@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../src/util/better-sqlite3.js';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -28,7 +28,7 @@ const PG_NUMERIC = 1700;
 export async function openAppDb(config: AppDbConfig): Promise<AppDb> {
   if (config.type === 'sqlite') {
     mkdirSync(dirname(config.file), { recursive: true });
-    const { default: Database } = await import('better-sqlite3');
+    const { default: Database } = await import('../util/better-sqlite3.js');
     const database = new Database(config.file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');

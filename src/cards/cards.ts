@@ -248,7 +248,7 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
     if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
     return cardId;
   });
-  return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id));
+  return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id), { created: true });
 }
 
 /**

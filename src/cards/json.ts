@@ -162,6 +162,10 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
   });
 }
 
-export async function cardJson(ctx: AppContext, access: CollectionAccess, row: CardRow) {
-  return (await cardsJson(ctx, access, [row], { parameterUsage: true }))[0];
+/**
+ * A card as GET /api/card/:id returns it. `created`: the card was just made, so no parameter can take its values from
+ * it yet (ids are never reused) and its `parameter_usage_count` is 0 without scanning every card's parameters.
+ */
+export async function cardJson(ctx: AppContext, access: CollectionAccess, row: CardRow, options: { created?: boolean } = {}) {
+  return (await cardsJson(ctx, access, [row], { parameterUsage: !options.created }))[0];
 }

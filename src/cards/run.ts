@@ -8,7 +8,7 @@ import type { Caller } from '../http/caller.js';
 import { nowIso, parseJson } from '../appdb/portable.js';
 import { slugify } from '../util/slug.js';
 import { collectionAccess } from '../permissions/collections.js';
-import { runQuery, runQueryToMemory, type ExportFormat, type QueryRequest } from '../query/index.js';
+import { runQuery, resultMetadataOf, type ExportFormat, type QueryRequest } from '../query/index.js';
 import { runPivotQuery } from '../query/pivot.js';
 import { normalizeParameter } from '../query/mbql/normalize.js';
 import { readableCard } from './cards.js';
@@ -151,16 +151,6 @@ export async function runCardPivot(ctx: AppContext, caller: Caller, reply: Fasti
   });
 }
 
-// `result_metadata` of a card saved without one: run its query as the UI would (the default row limits) and keep the
-// columns' metadata, whose fingerprints describe those rows (one row would give min = max, distinct-count 1, and
-// binning on the card's columns would have no range).
-setResultMetadataProvider(async (ctx, caller, datasetQuery) => {
-  const result = await runQueryToMemory(ctx, {
-    query: datasetQuery,
-    caller,
-    context: 'question',
-  });
-  if (result.status !== 'completed') return null;
-  const metadata = (result.data.results_metadata as { columns?: unknown[] } | undefined)?.columns;
-  return Array.isArray(metadata) ? metadata : (result.data.cols as unknown[]);
-});
+// `result_metadata` of a card saved without one: the columns its query returns, worked out without running it where
+// the query engine can (src/query/result-metadata.ts).
+setResultMetadataProvider((ctx, caller, datasetQuery) => resultMetadataOf(ctx, { query: datasetQuery, caller, context: 'question' }));

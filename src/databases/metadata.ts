@@ -139,7 +139,17 @@ export async function autocomplete(ctx: AppContext, caller: Caller, id: number, 
   const allTables = visibleTablesOf(access, await tablesOf(ctx, id, false));
   const tables = allTables.filter((t) => matches(t.name)).sort((a, b) => a.name.localeCompare(b.name));
   const tableName = new Map(allTables.map((t) => [t.id, t.name]));
-  const fields = (await fieldsOf(ctx, allTables.map((t) => t.id), false))
+  // Only the four columns a suggestion shows: a field's fingerprint and settings are the bulk of its row.
+  const visible = allTables.length
+    ? await ctx.db
+        .selectFrom('metabase_field')
+        .select(['name', 'table_id', 'base_type', 'semantic_type'])
+        .where('table_id', 'in', allTables.map((t) => t.id))
+        .where('active', '=', true)
+        .where('visibility_type', 'not in', ['retired', 'sensitive', 'hidden'])
+        .execute()
+    : [];
+  const fields = visible
     .filter((f) => matches(f.name))
     .sort((a, b) => a.name.localeCompare(b.name) || (tableName.get(a.table_id) ?? '').localeCompare(tableName.get(b.table_id) ?? ''));
   const out: string[][] = tables.map((t) => [t.name, 'Table']);

@@ -67,6 +67,20 @@ export interface RowStream extends AsyncIterable<unknown[]> {
    * of reading per stream, not both.
    */
   nextBatch(): Promise<unknown[][] | null>;
+  /**
+   * Offered by engines that read rows in another process (SQLite's workers): runs the query engine's row pass
+   * (src/query/results/row-processor.ts; `plan` is its RowPlan) where the rows are read, so that they come back as
+   * JSON text rather than values. Call it instead of reading any batch; the stream is then read through the result.
+   */
+  encoded?(plan: unknown): EncodedRows;
+}
+
+/** Rows converted, annotated and written as JSON by the engine's side (see `RowStream.encoded`). */
+export interface EncodedRows {
+  /** The next rows as JSON array elements without the brackets, or null after the last (connection released). */
+  next(): Promise<{ json: string; count: number } | null>;
+  /** What the row pass worked out over all the rows (its RowSummary), once `next` returned null. */
+  summary(): unknown;
 }
 
 export interface IntrospectedField {

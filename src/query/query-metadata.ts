@@ -52,7 +52,10 @@ function references(query: Obj): { databaseId: number | null; tableIds: Set<numb
   return { databaseId: typeof q.database === 'number' && q.database > 0 ? q.database : null, tableIds, cardIds, fieldIds };
 }
 
-export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj) {
+/** Tables already described for one request, by id: a dashboard's cards mostly read the same few tables. */
+export type TableDescriptions = Map<number, Promise<Obj | null>>;
+
+export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj, described: TableDescriptions = new Map()) {
   const refs = references(query);
   // Implicit joins read the FK targets' tables too.
   if (refs.fieldIds.size) {
@@ -65,11 +68,14 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj)
   }
   const tables: Obj[] = [];
   for (const tableId of refs.tableIds) {
-    try {
-      tables.push(await tableQueryMetadata(ctx, caller, tableId, { includeSensitive: false, includeHidden: false }));
-    } catch {
+    let table = described.get(tableId);
+    if (!table) {
       // a table that no longer exists is simply not described
+      table = tableQueryMetadata(ctx, caller, tableId, { includeSensitive: false, includeHidden: false }).catch(() => null);
+      described.set(tableId, table);
     }
+    const json = await table;
+    if (json) tables.push(json);
   }
   for (const cardId of refs.cardIds) {
     const virtual = await virtualTableMetadata(ctx, caller, cardId);

@@ -17,10 +17,8 @@ import { findDriver } from '../drivers/registry.js';
 import { prepareQuery, displaySql, type PreparedQuery, type QueryRequest } from './pipeline.js';
 import { QueryError, PUBLIC_ERROR_TYPES } from './errors.js';
 import { FairQueue } from './execute/queue.js';
-import { mbqlCols, nativeCols, applyModelMetadata, ResultsMetadataBuilder, type Col } from './results/annotate.js';
-import { InsightsBuilder } from './results/insights.js';
-import { converterFor, TemporalFormatter, isIdentity, type Converter } from './results/values.js';
-import { formattedConverter } from './results/format.js';
+import { mbqlCols, nativeCols, applyModelMetadata, type Col } from './results/annotate.js';
+import { RowProcessor, type RowPlan, type RowSummary } from './results/row-processor.js';
 import { recordExecution } from './executions/record.js';
 import { Out } from './write/out.js';
 import { ApiJsonSink } from './write/api.js';
@@ -134,17 +132,53 @@ export interface Outcome {
   cacheHit?: boolean;
 }
 
-function converters(cols: Col[], sink: ResultSink, prepared: PreparedQuery): Converter[] {
-  const formatter = new TemporalFormatter(prepared.resultsTimezone);
-  if (sink.valueMode === 'formatted') {
-    const sow = ISO_DAY[prepared.settings.startOfWeek] % 7;
-    return cols.map((c) => {
-      const base = converterFor(c.base_type, formatter, 'plain');
-      const pretty = formattedConverter(c, formatter, sow);
-      return (v) => pretty(base(v));
-    });
+/** Reads the stream into `sink`, rows converted and annotated by one RowProcessor pass; returns the rows written. */
+async function writeRows(stream: RowStream, sink: ResultSink, plan: RowPlan, signal: AbortSignal): Promise<{ count: number; summary: RowSummary }> {
+  const cancelled = () => {
+    if (signal.aborted) throw new QueryCancelledError('cancelled');
+  };
+  // API JSON: the rows as JSON text — written where the engine reads them when it can (SQLite's workers).
+  const remote = sink.rowsJson ? stream.encoded?.(plan) : undefined;
+  if (remote && sink.rowsJson) {
+    let count = 0;
+    for (let chunk = await remote.next(); chunk; chunk = await remote.next()) {
+      if (chunk.json) await sink.rowsJson(chunk.json);
+      count += chunk.count;
+      cancelled();
+    }
+    return { count, summary: remote.summary() as RowSummary };
   }
-  return cols.map((c) => converterFor(c.base_type, formatter, sink.valueMode === 'iso' ? 'iso' : 'plain'));
+  const pass = new RowProcessor(plan);
+  if (sink.rowsJson) {
+    while (!pass.full) {
+      const rows = await stream.nextBatch();
+      if (rows === null) break;
+      const json = pass.json(rows);
+      if (json) await sink.rowsJson(json);
+      cancelled();
+    }
+  } else {
+    // Small driver batches are gathered so the sink writes BATCH rows at once.
+    let pending: unknown[][] = [];
+    while (!pass.full) {
+      const batch = await stream.nextBatch();
+      if (batch === null) break;
+      const rows = pass.process(batch);
+      if (pending.length === 0 && rows.length >= BATCH) {
+        await sink.rows(rows);
+      } else {
+        for (const row of rows) pending.push(row);
+        if (pending.length >= BATCH) {
+          await sink.rows(pending);
+          pending = [];
+        }
+      }
+      cancelled();
+    }
+    if (pending.length) await sink.rows(pending);
+  }
+  await stream.close();
+  return { count: pass.count, summary: pass.summary() };
 }
 
 /**
@@ -163,41 +197,18 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
     stream = await connection.execute(prepared.sql, prepared.params, { signal, timezone: prepared.sessionTimezone });
     const planned = prepared.columns ? mbqlCols(prepared.columns, stream.columns) : nativeCols(stream.columns);
     const cols = request.modelMetadata?.length ? applyModelMetadata(planned, request.modelMetadata) : planned;
-    const convert = converters(cols, sink, prepared);
-    const active = convert.map((c, i) => (isIdentity(c) ? -1 : i)).filter((i) => i >= 0);
-    const metadata = wantMetadata ? new ResultsMetadataBuilder(cols) : null;
-    const insights = wantMetadata ? new InsightsBuilder(cols) : null;
-    const trend = insights?.active ? insights : null;
-    await sink.start(cols);
     const max = prepared.maxRows;
-    // Rows are handled a driver batch at a time; small batches are gathered so the sink writes BATCH rows at once.
-    let pending: unknown[][] = [];
-    while (max === null || count < max) {
-      let rows = await stream.nextBatch();
-      if (rows === null) break;
-      if (max !== null && count + rows.length > max) rows = rows.slice(0, max - count);
-      for (let r = 0; r < rows.length; r++) {
-        const row = rows[r];
-        for (let a = 0; a < active.length; a++) {
-          const i = active[a];
-          row[i] = convert[i](row[i]);
-        }
-        metadata?.add(row);
-        trend?.add(row);
-      }
-      count += rows.length;
-      if (pending.length === 0 && rows.length >= BATCH) {
-        await sink.rows(rows);
-      } else {
-        for (const row of rows) pending.push(row);
-        if (pending.length < BATCH) continue;
-        await sink.rows(pending);
-        pending = [];
-      }
-      if (signal.aborted) throw new QueryCancelledError('cancelled');
-    }
-    if (pending.length) await sink.rows(pending);
-    await stream.close();
+    const plan: RowPlan = {
+      cols,
+      zone: prepared.resultsTimezone,
+      mode: sink.valueMode,
+      weekStart: ISO_DAY[prepared.settings.startOfWeek] % 7,
+      maxRows: max,
+      annotate: wantMetadata,
+    };
+    await sink.start(cols);
+    const written = await writeRows(stream, sink, plan, signal);
+    count = written.count;
     stream = null;
     release();
     release = null;
@@ -212,8 +223,7 @@ export async function executeInto(ctx: AppContext, prepared: PreparedQuery, sink
       results_timezone: prepared.resultsTimezone,
       download_perms: prepared.downloadPerms,
       ...(prepared.settings.reportTimezone ? { requested_timezone: prepared.settings.reportTimezone } : {}),
-      ...(metadata ? { results_metadata: metadata.build() } : {}),
-      ...(insights ? { insights: insights.build() } : {}),
+      ...written.summary,
       ...(max !== null && count >= max ? { rows_truncated: max } : {}),
     };
     await sink.finish(summary);

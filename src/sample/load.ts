@@ -3,7 +3,7 @@
 // first. Uses each engine's own client directly (bulk inserts, DuckDB's appender), not the query drivers; the
 // clients other than SQLite's are loaded only when used.
 
-import Database from 'better-sqlite3';
+import Database from '../util/better-sqlite3.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBAppender } from '@duckdb/node-api';

@@ -167,7 +167,7 @@ defineSetting({ key: 'report-timezone-short', type: 'string', visibility: 'publi
   getter: async (ctx) => timezoneName((await ctx.settings.getString('report-timezone')) ?? 'UTC', 'short'),
 });
 defineSetting({ key: 'report-timezone-long', type: 'string', visibility: 'public', description: 'Current report timezone string',
-  getter: async (ctx) => (await ctx.settings.getString('report-timezone')) ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  getter: async (ctx) => (await ctx.settings.getString('report-timezone')) ?? (systemZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone),
 });
 defineSetting({ key: 'start-of-week', type: 'keyword', visibility: 'public', default: 'sunday', description: 'This will affect things like grouping by week or filtering in GUI queries. It won’t affect most SQL queries, although it is used to set the WEEK_START session variable in Snowflake.',
   validate: (value) => {
@@ -240,13 +240,22 @@ function siteUrl(value: unknown): string {
   return withScheme;
 }
 
+// Building an Intl formatter costs far more than using one, and /api/session/properties reads these on every call.
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat | null>();
+let systemZone: string | null = null;
+
 function timezoneName(zone: string, style: 'short' | 'long'): string {
-  try {
-    const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: style })
-      .formatToParts(new Date())
-      .find((p) => p.type === 'timeZoneName');
-    return part?.value ?? zone;
-  } catch {
-    return zone;
+  const key = `${zone} ${style}`;
+  let format = zoneNameFormats.get(key);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: style });
+    } catch {
+      format = null;
+    }
+    if (zoneNameFormats.size > 100) zoneNameFormats.clear();
+    zoneNameFormats.set(key, format);
   }
+  // The name is of now: it changes with daylight saving time.
+  return format?.formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }

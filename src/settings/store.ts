@@ -135,6 +135,8 @@ export class SettingsStore {
 
   envValue(definition: SettingDefinition): unknown | undefined {
     if (this.envValues?.has(definition.key)) return this.envValues.get(definition.key);
+    // Start-up validation kept every environment value of the settings without a getter: no need to look again.
+    if (this.envValues && !definition.getter) return undefined;
     const raw = this.ctx.config.env[envName(definition.key)];
     return raw === undefined || raw === '' ? undefined : parseStored(definition.type, raw);
   }

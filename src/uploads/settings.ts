@@ -3,7 +3,7 @@
 // the sample database) made on the first upload. (The sample database itself is opened read-only.) A cluster of
 // several instances should point uploads at a PostgreSQL or MySQL database instead, which every instance reaches.
 
-import Database from 'better-sqlite3';
+import Database from '../util/better-sqlite3.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../context.js';

@@ -238,6 +238,22 @@ forEachAppDb('/api/user', (server) => {
     assert.equal(await bcrypt.compare(row.password_salt + alice.password, row.password!), true);
   });
 
+  test('a password hash written by Metabase (jBCrypt $2a$ of salt + password) logs in; a wrong password does not', async () => {
+    const user = await createUserClient(server(), admin, { first_name: 'Migrated', email: 'migrated@example.com' });
+    const bcrypt = (await import('bcryptjs')).default;
+    // A password longer than bcrypt's 72 bytes once the salt is prepended, with non-ASCII characters: both sides cut it the same way.
+    const password = 'Migrated-Pässwörd-from-Metabase-1234567890';
+    const salt = '0b5e3c7a-1f4d-4c2e-9a8b-6d7e8f901234';
+    const jbcrypt = bcrypt.hashSync(salt + password, bcrypt.genSaltSync(10)).replace(/^\$2b\$/, '$2a$');
+    await server().ctx.db.updateTable('core_user').set({ password: jbcrypt, password_salt: salt }).where('id', '=', user.user.id).execute();
+    const ok = await server().anon.post('/api/session', { username: 'migrated@example.com', password });
+    assert.equal(ok.status, 200);
+    assert.match(ok.body.id, /^[0-9a-f-]{36}$/);
+    const wrong = await server().anon.post('/api/session', { username: 'migrated@example.com', password: `x${password.slice(1)}` });
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(wrong.body, { errors: { password: 'did not match stored password' } });
+  });
+
   test('PUT modal marks the query-builder intro as seen; an unknown modal is a validation error', async () => {
     const r = await alice.client.put(`/api/user/${alice.user.id}/modal/qbnewb`);
     assert.deepEqual(r.body, { success: true });

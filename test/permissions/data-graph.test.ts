@@ -8,7 +8,7 @@ import { forEachAppDb, setupAdmin, createUserClient } from '../helpers/server.js
 import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
 import { uniqueName } from '../cards/fixtures.js';
-import Database from 'better-sqlite3';
+import Database from '../../src/util/better-sqlite3.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

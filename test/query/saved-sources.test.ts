@@ -128,7 +128,8 @@ forEachAppDb('saved sources', (server: () => TestServer) => {
 
   test('binning a column of a saved question or a native source uses the source’s fingerprint', async () => {
     const prices = await card('Product prices', w.mbql({ 'source-table': w.t('PRODUCTS'), fields: [w.f('PRODUCTS', 'ID'), w.f('PRODUCTS', 'PRICE')] }));
-    // The card's result_metadata fingerprint describes its rows, not the first one.
+    // Saved without result_metadata, the card's columns are worked out without running it: a field column carries its
+    // field's fingerprint (all the table's rows, not a first row).
     const meta = (await admin.get(`/api/card/${prices.id}`)).body.result_metadata;
     const price = meta.find((m: any) => m.name === 'PRICE');
     assert.ok(price.fingerprint.global['distinct-count'] > 100, JSON.stringify(price.fingerprint));
@@ -140,11 +141,21 @@ forEachAppDb('saved sources', (server: () => TestServer) => {
     // By field id too.
     const byId = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${prices.id}`, aggregation: [['count']], breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'num-bins', 'num-bins': 10 } })] } });
     assert.deepEqual(byId.data.rows, direct.data.rows);
-    // A native saved question: its result_metadata has fingerprints too.
-    const native = await card('Native prices', w.native('SELECT "ID", "PRICE" FROM "PRODUCTS"'));
+    // A native saved question saved as the UI saves it, with the metadata of the run the user saw: fingerprints included.
+    const nativeQuery = w.native('SELECT "ID", "PRICE" FROM "PRODUCTS"');
+    const seen = await rows(nativeQuery);
+    const native = await card('Native prices', nativeQuery, { result_metadata: seen.data.results_metadata.columns });
     const nativeBinned = await rows({ database: w.id, type: 'query', query: { 'source-table': `card__${native.id}`, aggregation: [['count']], breakout: [['field', 'PRICE', { 'base-type': 'type/Float', binning: { strategy: 'bin-width', 'bin-width': 25 } }]] } });
     const directWidth = await rows(w.mbql({ 'source-table': w.t('PRODUCTS'), aggregation: [['count']], breakout: [w.f('PRODUCTS', 'PRICE', { binning: { strategy: 'bin-width', 'bin-width': 25 } })] }));
     assert.deepEqual(nativeBinned.data.rows, directWidth.data.rows);
+    // Saved without result_metadata, a native question's columns come from a one-row run, as Metabase's: names and
+    // types but no fingerprint (one row has no range), so binning its number column says what is missing.
+    const bare = await card('Native prices, no metadata', nativeQuery);
+    const bareMeta = (await admin.get(`/api/card/${bare.id}`)).body.result_metadata;
+    assert.deepEqual(bareMeta.map((m: any) => [m.name, m.base_type, 'fingerprint' in m]), [['ID', 'type/BigInteger', false], ['PRICE', 'type/Float', false]]);
+    const unbinnable = await admin.post('/api/dataset', { database: w.id, type: 'query', query: { 'source-table': `card__${bare.id}`, aggregation: [['count']], breakout: [['field', 'PRICE', { 'base-type': 'type/Float', binning: { strategy: 'num-bins', 'num-bins': 10 } }]] } });
+    assert.equal(unbinnable.body.status, 'failed');
+    assert.equal(unbinnable.body.error, 'Unable to bin PRICE: it has no fingerprint with a minimum and maximum yet.');
   });
 
   test('a join to a saved question', async () => {

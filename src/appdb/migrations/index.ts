@@ -27,6 +27,7 @@ import * as m0091 from './0091_persisted_info.js';
 import * as m0100 from './0100_snippet_template_tags.js';
 import * as m0105 from './0105_user_key_value.js';
 import * as m0106 from './0106_model_index.js';
+import * as m0110 from './0110_card_lookup_indexes.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -59,4 +60,5 @@ export const migrations: Record<string, AppMigration> = {
   '0100_snippet_template_tags': m0100,
   '0105_user_key_value': m0105,
   '0106_model_index': m0106,
+  '0110_card_lookup_indexes': m0110,
 };

@@ -1,11 +1,14 @@
 // Value normalisation shared by the engines, so that a row reads the same whichever database produced it
 // (see the value conventions at the top of ../driver.ts).
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
 /** Integers: a number when exactly representable, else the decimal string. */
 export function integerValue(value: bigint | string | number): number | string {
   if (typeof value === 'number') return value;
   const big = typeof value === 'bigint' ? value : BigInt(value);
-  return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(big) : big.toString();
+  return big <= MAX_SAFE && big >= MIN_SAFE ? Number(big) : big.toString();
 }
 
 /** Decimals: a number when its significant digits fit a double (15), else the exact decimal string. */
@@ -28,8 +31,23 @@ export function fraction(digits: string | undefined): string {
 const LOCAL_TS = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?$/;
 const OFFSET_TS = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?\s*(Z|[+-]\d\d(?::?\d\d){0,2})$/i;
 
+const isDigit = (text: string, at: number) => {
+  const c = text.charCodeAt(at);
+  return c >= 48 && c <= 57;
+};
+
+/** "YYYY-MM-DD HH:MM:SS" (space or T), optionally with milliseconds that don't end in 0: nothing to change but the T. */
+function plainTimestamp(text: string): boolean {
+  const n = text.length;
+  if (n !== 19 && !(n === 23 && text.charCodeAt(19) === 46 /* . */ && isDigit(text, 20) && isDigit(text, 21) && isDigit(text, 22) && text.charCodeAt(22) !== 48)) return false;
+  for (const at of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) if (!isDigit(text, at)) return false;
+  const sep = text.charCodeAt(10);
+  return text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && (sep === 32 || sep === 84) && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58;
+}
+
 /** "2024-01-31 10:30:00.123" → "2024-01-31T10:30:00.123" (a timestamp without time zone). */
 export function localTimestamp(text: string): string {
+  if (plainTimestamp(text)) return text.charCodeAt(10) === 84 ? text : `${text.slice(0, 10)}T${text.slice(11)}`;
   const m = LOCAL_TS.exec(text);
   if (!m) return text;
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${fraction(m[7])}`;

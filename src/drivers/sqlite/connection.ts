@@ -2,53 +2,21 @@
 // event loop and a cancelled or timed-out one is stopped; the catalog queries of introspection use one handle on
 // the main thread (they are quick).
 
-import Database from 'better-sqlite3';
+import Database, { type SqliteHandle } from '../../util/better-sqlite3.js';
 import { existsSync } from 'node:fs';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
-import { base64, integerValue, localTimestamp } from '../shared/values.js';
 import { checkSqliteProgram, checkSqliteStatement, RefusedStatementError } from './guard.js';
-import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
 import { introspectSqlite } from './introspect.js';
-import { workerPool, SqliteStatementError, type SqliteWorker, type WorkerReply } from './workers.js';
+import { workerPool, SqliteStatementError, type SqliteWorker } from './workers.js';
+import type { WorkerReply } from './protocol.js';
 import type { ResourcePool } from '../shared/pool.js';
 import { SQLITE_MAX_WORKERS } from './limits.js';
 
-/** SQLite reads in parallel, but there is no gain in more threads than a small machine has cores. */
-
-function convert(value: unknown, kind: SqliteValueKind): unknown {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') {
-    const n = integerValue(value);
-    return kind === 'boolean' && typeof n === 'number' ? n !== 0 : n;
-  }
-  if (kind === 'boolean' && typeof value === 'number') return value !== 0;
-  if (kind === 'timestamp' && typeof value === 'string') return localTimestamp(value);
-  if (value instanceof Uint8Array) return base64(value);
-  return value;
-}
-
-/** Base type of an expression column (no declared type) from the values of the first batch. */
-function inferBaseType(rows: unknown[][], index: number): string {
-  let sawFloat = false;
-  let sawInt = false;
-  for (const row of rows) {
-    const v = row[index];
-    if (v === null || v === undefined) continue;
-    if (typeof v === 'bigint') sawInt = true;
-    else if (typeof v === 'number') Number.isInteger(v) ? (sawInt = true) : (sawFloat = true);
-    else if (typeof v === 'string') return 'type/Text';
-    else return 'type/*';
-  }
-  if (sawFloat) return 'type/Float';
-  if (sawInt) return 'type/Integer';
-  return 'type/*';
-}
-
 export class SqliteConnection implements DriverConnection {
-  private handle: Database.Database | null = null;
+  private handle: SqliteHandle | null = null;
   private file: string | null = null;
   private pool: ResourcePool<SqliteWorker> | null = null;
 
@@ -62,10 +30,10 @@ export class SqliteConnection implements DriverConnection {
   }
 
   /** Opens the file on first use, so errors surface from test()/execute() rather than from open(). */
-  db(): Database.Database {
+  db(): SqliteHandle {
     if (this.handle) return this.handle;
     const file = resolveDatabaseFile(String(this.details.db ?? ''), this.options.dataDir, this.options.protectedPaths);
-    let handle: Database.Database;
+    let handle: SqliteHandle;
     try {
       handle = new Database(file, { readonly: this.readOnly, fileMustExist: true, timeout: 5000 });
     } catch (error) {
@@ -137,39 +105,56 @@ export class SqliteConnection implements DriverConnection {
       throw cancellation.translate(error);
     }
     open = !first.done;
-    const declared = first.columns ?? [];
-    const firstRows = first.rows ?? [];
-    const kinds = declared.map((c) => sqliteValueKind(c.type));
-    const columns: ResultColumn[] = declared.map((c, i) => ({
-      name: c.name,
-      databaseType: c.type ?? '',
-      baseType: c.type ? sqliteBaseType(c.type) : inferBaseType(firstRows, i),
-    }));
-    const convertRows = (rows: unknown[][]) => rows.map((row) => row.map((v, i) => convert(v, kinds[i])));
-    let pending: unknown[][] | null = convertRows(firstRows);
-    return batchedRowStream(
+    let more = open;
+    const columns: ResultColumn[] = (first.columns ?? []).map((c) => ({ name: c.name, databaseType: c.type ?? '', baseType: c.baseType }));
+    // The worker holds the first batch until it is asked for values (`next`) or for JSON (`encode`).
+    const ask = async (message: { type: 'next' } | { type: 'encode'; plan: unknown }): Promise<WorkerReply> => {
+      if (cancellation.error) throw cancellation.error;
+      try {
+        const reply = await worker.request(message);
+        more = !reply.done;
+        open = more;
+        return reply;
+      } catch (error) {
+        more = false;
+        open = false;
+        if (!(error instanceof SqliteStatementError)) broken = true;
+        throw cancellation.translate(error);
+      }
+    };
+    const stream = batchedRowStream(
       columns,
       async () => {
-        if (pending) {
-          const out = pending;
-          pending = null;
-          if (out.length) return out;
-        }
-        if (!open) return null;
-        if (cancellation.error) throw cancellation.error;
-        try {
-          const reply = await worker.request({ type: 'next' });
-          open = !reply.done;
-          const rows = reply.rows ?? [];
-          return rows.length ? convertRows(rows) : open ? [] : null;
-        } catch (error) {
-          open = false;
-          if (!(error instanceof SqliteStatementError)) broken = true;
-          throw cancellation.translate(error);
-        }
+        if (!more) return null;
+        const reply = await ask({ type: 'next' });
+        const rows = reply.rows ?? [];
+        return rows.length ? rows : more ? [] : null;
       },
       release,
     );
+    let encoding = false;
+    stream.encoded = (plan: unknown): EncodedRows => {
+      let summary: unknown = null;
+      return {
+        next: async () => {
+          if (!more && encoding) {
+            await stream.close();
+            return null;
+          }
+          try {
+            const reply = await ask(encoding ? { type: 'next' } : { type: 'encode', plan });
+            encoding = true;
+            if (!more) summary = reply.summary ?? null;
+            return { json: reply.json ?? '', count: reply.count ?? 0 };
+          } catch (error) {
+            await stream.close().catch(() => {});
+            throw error;
+          }
+        },
+        summary: () => summary,
+      };
+    };
+    return stream;
   }
 
   async introspect(): Promise<Introspection> {

@@ -123,8 +123,16 @@ class FingerprintBuilder {
   private texts = 0;
   private earliest: string | null = null;
   private latest: string | null = null;
+  // What the column's type makes of its values, decided once rather than per value.
+  private readonly numeric: boolean;
+  private readonly temporal: boolean;
+  private readonly text: boolean;
 
-  constructor(private readonly baseType: string) {}
+  constructor(baseType: string) {
+    this.numeric = isNumeric(baseType);
+    this.temporal = isTemporal(baseType);
+    this.text = isText(baseType);
+  }
 
   add(v: unknown): void {
     this.count += 1;
@@ -133,14 +141,15 @@ class FingerprintBuilder {
       return;
     }
     if (this.distinct.size < DISTINCT_CAP) this.distinct.add(v);
-    if (typeof v === 'number' && isNumeric(this.baseType)) {
+    if (typeof v === 'number') {
+      if (!this.numeric) return;
       this.numbers += 1;
       if (v < this.min) this.min = v;
       if (v > this.max) this.max = v;
       this.sum += v;
       this.sumSq += v * v;
     } else if (typeof v === 'string') {
-      if (isTemporal(this.baseType)) {
+      if (this.temporal) {
         if (this.earliest === null || v < this.earliest) this.earliest = v;
         if (this.latest === null || v > this.latest) this.latest = v;
       } else {
@@ -153,12 +162,12 @@ class FingerprintBuilder {
   build(): Record<string, unknown> {
     const global = { 'distinct-count': this.distinct.size, 'nil%': this.count ? this.nils / this.count : 0 };
     const type: Record<string, unknown> = {};
-    if (isNumeric(this.baseType) && this.numbers) {
+    if (this.numeric && this.numbers) {
       const avg = this.sum / this.numbers;
       type['type/Number'] = { min: this.min, max: this.max, avg, sd: Math.sqrt(Math.max(0, this.sumSq / this.numbers - avg * avg)) };
-    } else if (isTemporal(this.baseType)) {
+    } else if (this.temporal) {
       type['type/DateTime'] = { earliest: this.earliest, latest: this.latest };
-    } else if (isText(this.baseType) && this.texts) {
+    } else if (this.text && this.texts) {
       type['type/Text'] = { 'average-length': this.totalLength / this.texts };
     }
     return Object.keys(type).length ? { global, type } : { global };
@@ -186,22 +195,26 @@ export class ResultsMetadataBuilder {
   }
 
   build(): { columns: Record<string, unknown>[] } {
-    return {
-      columns: this.cols.map((c, i) => {
-        const out: Record<string, unknown> = {
-          display_name: c.display_name,
-          field_ref: c.field_ref,
-          name: c.name,
-          base_type: c.base_type,
-          effective_type: c.effective_type ?? c.base_type,
-          semantic_type: c.semantic_type ?? null,
-          fingerprint: this.builders[i].build(),
-        };
-        for (const key of ['id', 'table_id', 'unit', 'description', 'coercion_strategy', 'visibility_type', 'settings', 'binning_info', 'expression_name'] as const) {
-          if (c[key] !== undefined) out[key] = c[key];
-        }
-        return out;
-      }),
-    };
+    return { columns: this.cols.map((c, i) => metadataColumn(c, this.builders[i].build())) };
   }
+}
+
+/**
+ * A `result_metadata` / `results_metadata.columns` entry: the column's own keys and a fingerprint (left out when
+ * `fingerprint` is undefined: nothing describes the column's values).
+ */
+export function metadataColumn(c: Col, fingerprint: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    display_name: c.display_name,
+    field_ref: c.field_ref,
+    name: c.name,
+    base_type: c.base_type,
+    effective_type: c.effective_type ?? c.base_type,
+    semantic_type: c.semantic_type ?? null,
+  };
+  if (fingerprint !== undefined) out.fingerprint = fingerprint;
+  for (const key of ['id', 'table_id', 'unit', 'description', 'coercion_strategy', 'visibility_type', 'settings', 'binning_info', 'expression_name'] as const) {
+    if (c[key] !== undefined) out[key] = c[key];
+  }
+  return out;
 }

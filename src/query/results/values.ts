@@ -77,6 +77,8 @@ export class TemporalFormatter {
     // Fast path for the common case: a local "YYYY-MM-DDTHH:MM:SS[.fff]" in UTC.
     if (this.utc && value.length >= 19 && value.charCodeAt(10) === 84 /* T */ && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45) {
       if (value.length === 19) return value + 'Z';
+      // Milliseconds not ending in 0 are already as short as they can be.
+      if (value.length === 23 && value.charCodeAt(19) === 46 && value.charCodeAt(22) !== 48 && /^\.\d\d\d$/.test(value.slice(19))) return value + 'Z';
       if (value.charCodeAt(19) === 46 /* . */ && value.length <= 29 && /^\d+$/.test(value.slice(20))) {
         return value.slice(0, 19) + fraction(value.slice(20)) + 'Z';
       }

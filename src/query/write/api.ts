@@ -23,9 +23,12 @@ export class ApiJsonSink implements ResultSink {
   }
 
   async rows(batch: unknown[][]): Promise<void> {
-    if (!batch.length) return;
-    const text = JSON.stringify(batch);
-    await this.out.write((this.first ? '' : ',') + text.slice(1, -1));
+    if (batch.length) await this.rowsJson(JSON.stringify(batch).slice(1, -1));
+  }
+
+  async rowsJson(json: string): Promise<void> {
+    if (!json) return;
+    await this.out.write(this.first ? json : ',' + json);
     this.first = false;
   }
 

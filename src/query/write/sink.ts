@@ -42,6 +42,11 @@ export interface ResultSink {
    */
   start(cols: Col[], layout?: ExportLayout): Promise<void>;
   rows(batch: unknown[][]): Promise<void>;
+  /**
+   * API JSON writers also take rows already written as JSON (array elements without the brackets, as
+   * RowProcessor.json writes them), so rows converted where the engine reads them are written as they come.
+   */
+  rowsJson?(json: string): Promise<void>;
   finish(summary: ResultSummary): Promise<void>;
   fail(error: FailedResult): Promise<void>;
 }
