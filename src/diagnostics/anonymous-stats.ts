@@ -14,6 +14,7 @@ import { METABASE_COMPATIBLE_VERSION } from '../version.js';
 import { emailConfigured, isSet, settingIfDefined, slackConfigured } from './instance-settings.js';
 import { usageSection } from './usage-sections.js';
 import { startupTimeMillis } from './startup.js';
+import { flushExecutions } from '../query/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -189,6 +190,7 @@ const PER_USER_BINS: Array<[string, number, number | null]> = [
 
 /** Executions of the last 30 days: by status, latency (ms) and how many each user ran (empty bins left out). */
 async function executionMetrics(ctx: AppContext) {
+  await flushExecutions(ctx); // executions are written behind the queries, in batches
   const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   const recent = (q: any) => q.where('started_at', '>', since);
   const failed = sql<boolean>`error is not null and error <> ''`;
