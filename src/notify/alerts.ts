@@ -111,7 +111,7 @@ export async function createAlert(ctx: AppContext, caller: Caller, body: AlertBo
   const cardRef = alertCard(body.card, body.alert_condition);
   const card = await requireCard(ctx, cardRef.card_id);
   viewer.access.checkRead(card.collection_id);
-  const channels = await parseChannels(ctx, body.channels);
+  const channels = await parseChannels(ctx, caller, body.channels);
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(
       trx,
@@ -153,7 +153,7 @@ export async function updateAlert(ctx: AppContext, caller: Caller, id: number, b
       viewer.access.checkWrite(card.collection_id);
     }
   }
-  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, body.channels) : null;
+  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, caller, body.channels) : null;
   if (channels && !caller.isSuperuser) {
     const onlyMe = channels.length === 1 && channels[0].channel_type === 'email' && channels[0].recipients.emails.length === 0 && channels[0].recipients.userIds.length === 1 && channels[0].recipients.userIds[0] === caller.user.id;
     if (!onlyMe) throw forbidden(NO_CHANNEL_CHANGES);

@@ -57,7 +57,7 @@ function cardJson(ref: LoadedPulse['cards'][number], h: Hydration): Obj {
   };
 }
 
-function channelJson(channel: LoadedChannel, h: Hydration): Obj {
+function channelJson(channel: LoadedChannel, h: Hydration, caller: Caller): Obj {
   const cron = channelCron(channel);
   // a notification's own cron that no schedule map says is shown as its nearest map
   const shown = channel.cron_schedule && !channel.schedule_type ? scheduleOfCron(channel.cron_schedule).schedule : channel;
@@ -73,7 +73,8 @@ function channelJson(channel: LoadedChannel, h: Hydration): Obj {
     schedule_day: shown.schedule_day,
     schedule_frame: shown.schedule_frame,
     cron_schedule: cron,
-    details: channelDetails(channel),
+    // a webhook's target and secrets are the channel's (/api/channel, admins only), never shown to others
+    details: channel.channel_type === 'http' && !caller.isSuperuser ? {} : channelDetails(channel),
     recipients: [
       ...channel.userIds.map((id) => h.users.get(id)).filter((u): u is UserRow => u !== undefined).map(limitedUserJson),
       ...channelEmails(channel).map((email) => ({ email })),
@@ -101,7 +102,7 @@ export function canWriteAlert(viewer: Viewer, loaded: LoadedPulse, cards: Map<nu
   return loaded.pulse.creator_id === viewer.caller.user.id && card !== undefined && viewer.access.canRead(card.collection_id);
 }
 
-function baseJson(loaded: LoadedPulse, h: Hydration): Obj {
+function baseJson(loaded: LoadedPulse, h: Hydration, caller: Caller): Obj {
   const p = loaded.pulse;
   const creator = h.users.get(p.creator_id);
   return {
@@ -121,7 +122,7 @@ function baseJson(loaded: LoadedPulse, h: Hydration): Obj {
     archived: bool(p.archived),
     dashboard_id: p.dashboard_id,
     parameters: parseJson<unknown[]>(p.parameters, []),
-    channels: loaded.channels.map((c) => channelJson(c, h)),
+    channels: loaded.channels.map((c) => channelJson(c, h, caller)),
   };
 }
 
@@ -132,7 +133,7 @@ function baseJson(loaded: LoadedPulse, h: Hydration): Obj {
 export async function pulsesJson(ctx: AppContext, viewer: Viewer, pulses: LoadedPulse[]): Promise<Obj[]> {
   const h = await hydration(ctx, pulses);
   return pulses.map((loaded) => {
-    const json = baseJson(loaded, h);
+    const json = baseJson(loaded, h, viewer.caller);
     json.cards = loaded.cards.map((c) => cardJson(c, h));
     json.can_write = canWritePulse(viewer, loaded);
     if (!viewer.caller.isSuperuser && !viewer.access.canRead(loaded.pulse.collection_id)) {
@@ -147,7 +148,7 @@ export async function pulsesJson(ctx: AppContext, viewer: Viewer, pulses: Loaded
 export async function alertsJson(ctx: AppContext, viewer: Viewer, alerts: LoadedPulse[]): Promise<Obj[]> {
   const h = await hydration(ctx, alerts);
   return alerts.map((loaded) => {
-    const json = baseJson(loaded, h);
+    const json = baseJson(loaded, h, viewer.caller);
     json.card = loaded.cards[0] ? cardJson(loaded.cards[0], h) : null;
     json.can_write = canWriteAlert(viewer, loaded, h.cards);
     return json;

@@ -25,6 +25,7 @@ import { removeRecipient } from './unsubscribe.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
 import { sendPulse } from './send/send-pulse.js';
 import { channelDetailsOf } from './channels.js';
+import { channelShownTo, checkMayUseWebhooks } from './channel-rules.js';
 
 type Obj = Record<string, unknown>;
 
@@ -48,7 +49,7 @@ interface Hydration {
   channels: Map<number, Obj>;
 }
 
-async function hydrate(ctx: AppContext, list: LoadedPulse[]): Promise<Hydration> {
+async function hydrate(ctx: AppContext, caller: Caller, list: LoadedPulse[]): Promise<Hydration> {
   const userIds = new Set<number>();
   const channelIds = new Set<number>();
   for (const n of list) {
@@ -66,7 +67,7 @@ async function hydrate(ctx: AppContext, list: LoadedPulse[]): Promise<Hydration>
   return {
     users: new Map(users.map((u) => [u.id, u])),
     cards,
-    channels: new Map(channels.map((c) => [c.id, { id: c.id, name: c.name, description: c.description, type: c.type, details: channelDetailsOf(ctx, c), active: bool(c.active), created_at: c.created_at, updated_at: c.updated_at }])),
+    channels: new Map(channels.map((c) => [c.id, channelShownTo(caller, { id: c.id, name: c.name, description: c.description, type: c.type, details: channelDetailsOf(ctx, c), active: bool(c.active), created_at: c.created_at, updated_at: c.updated_at })])),
   };
 }
 
@@ -161,20 +162,20 @@ export async function listNotifications(ctx: AppContext, caller: Caller, f: Noti
   if (f.card_id !== null) query = query.where('pulse.id', 'in', ctx.db.selectFrom('pulse_card').select('pulse_id').where('card_id', '=', f.card_id));
   const loaded = await loadPulses(ctx.db, (await query.orderBy('pulse.id').execute()).map((r) => r.id));
   const access = await collectionAccess(ctx, caller);
-  const h = await hydrate(ctx, loaded);
+  const h = await hydrate(ctx, caller, loaded);
   return loaded.filter((n) => canRead(caller, access, n, h.cards)).map((n) => notificationJson(n, h));
 }
 
 export async function getNotification(ctx: AppContext, caller: Caller, id: number) {
   const loaded = await requireNotification(ctx, id);
-  const h = await hydrate(ctx, [loaded]);
+  const h = await hydrate(ctx, caller, [loaded]);
   if (!canRead(caller, await collectionAccess(ctx, caller), loaded, h.cards)) throw forbidden();
   return notificationJson(loaded, h);
 }
 
-async function notificationById(ctx: AppContext, id: number) {
+async function notificationById(ctx: AppContext, caller: Caller, id: number) {
   const loaded = await loadPulses(ctx.db, [id]);
-  return notificationJson(loaded[0], await hydrate(ctx, loaded));
+  return notificationJson(loaded[0], await hydrate(ctx, caller, loaded));
 }
 
 // ----- writing ----------------------------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ function parseSubscriptions(subscriptions: Obj[] | null): string | null {
 
 const HANDLER_TYPES: Record<string, ChannelType> = { 'channel/email': 'email', 'channel/slack': 'slack', 'channel/http': 'http' };
 
-async function parseHandlers(ctx: AppContext, handlers: Obj[], cron: string | null, existingIds: Set<number>): Promise<ChannelInput[]> {
+async function parseHandlers(ctx: AppContext, caller: Caller, handlers: Obj[], cron: string | null, existingIds: Set<number>): Promise<ChannelInput[]> {
   const mapped = cron ? scheduleOfCron(cron) : null;
   const out: ChannelInput[] = [];
   for (const handler of handlers) {
@@ -236,6 +237,7 @@ async function parseHandlers(ctx: AppContext, handlers: Obj[], cron: string | nu
       if (typeof channel !== 'string' || !channel.trim()) throw fieldError('handlers', 'A Slack handler needs one raw-value recipient naming the channel.');
       details = { channel };
     } else {
+      checkMayUseWebhooks(caller);
       channelId = handler.channel_id as number;
       if (!Number.isInteger(channelId)) throw fieldError('handlers', 'A channel/http handler needs a channel_id.');
       const row = await ctx.db.selectFrom('channel').select(['id', 'active']).where('id', '=', channelId).executeTakeFirst();
@@ -265,7 +267,7 @@ export async function createNotification(ctx: AppContext, caller: Caller, body: 
   const payload = parsePayload(body.payload);
   const card = await requireCard(ctx, payload.cardId);
   (await collectionAccess(ctx, caller)).checkRead(card.collection_id);
-  const channels = await parseHandlers(ctx, body.handlers, parseSubscriptions(body.subscriptions), new Set());
+  const channels = await parseHandlers(ctx, caller, body.handlers, parseSubscriptions(body.subscriptions), new Set());
   const active = body.active === undefined || body.active === null ? true : body.active;
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(trx, ctx, alertValues(caller.user.id, { condition: payload.condition, firstOnly: payload.sendOnce, above: payload.above }));
@@ -276,7 +278,7 @@ export async function createNotification(ctx: AppContext, caller: Caller, body: 
   });
   await rescheduleJobs(ctx);
   alertCreatedMails(ctx, caller.user, { cardId: card.id, cardName: card.name }, userIdsOf(channels), { toCreator: false });
-  return notificationById(ctx, id);
+  return notificationById(ctx, caller, id);
 }
 
 export async function updateNotification(ctx: AppContext, caller: Caller, id: number, body: NotificationBody) {
@@ -292,7 +294,7 @@ export async function updateNotification(ctx: AppContext, caller: Caller, id: nu
     card = await requireCard(ctx, payload.cardId);
     access.checkWrite(card.collection_id);
   }
-  const channels = await parseHandlers(ctx, body.handlers, parseSubscriptions(body.subscriptions), new Set(loaded.channels.map((c) => c.id)));
+  const channels = await parseHandlers(ctx, caller, body.handlers, parseSubscriptions(body.subscriptions), new Set(loaded.channels.map((c) => c.id)));
   const active = body.active === undefined || body.active === null ? !bool(loaded.pulse.archived) : body.active;
   await ctx.db.transaction().execute(async (trx) => {
     await trx
@@ -307,13 +309,13 @@ export async function updateNotification(ctx: AppContext, caller: Caller, id: nu
   const before = bool(loaded.pulse.archived) ? [] : userIdsOf(loaded.channels);
   const after = active ? userIdsOf(channels) : [];
   alertRecipientsChangedMails(ctx, caller.user, { cardId: card.id, cardName: card.name }, after.filter((u) => !before.includes(u) && u !== caller.user.id), before.filter((u) => !after.includes(u)));
-  return notificationById(ctx, id);
+  return notificationById(ctx, caller, id);
 }
 
 /** POST /api/notification/:id/send — now, to all its handlers or those named. */
 export async function sendNotificationNow(ctx: AppContext, caller: Caller, id: number, handlerIds: number[] | null): Promise<void> {
   const loaded = await requireNotification(ctx, id);
-  const h = await hydrate(ctx, [loaded]);
+  const h = await hydrate(ctx, caller, [loaded]);
   if (!canRead(caller, await collectionAccess(ctx, caller), loaded, h.cards)) throw forbidden();
   const channelIds = loaded.channels.map((c) => c.id).filter((c) => !handlerIds || handlerIds.includes(c));
   const outcome = await sendPulse(ctx, loaded, { channelIds, manual: true });
@@ -327,7 +329,7 @@ export async function sendUnsavedNotification(ctx: AppContext, caller: Caller, b
   const payload = parsePayload(body.payload);
   const card = await requireCard(ctx, payload.cardId);
   (await collectionAccess(ctx, caller)).checkRead(card.collection_id);
-  const channels = await parseHandlers(ctx, body.handlers, parseSubscriptions(body.subscriptions), new Set());
+  const channels = await parseHandlers(ctx, caller, body.handlers, parseSubscriptions(body.subscriptions), new Set());
   const loaded = unsavedPulse(alertValues(caller.user.id, { condition: payload.condition, firstOnly: false, above: payload.above }), [notificationCard(card.id, payload.condition)], channels);
   const outcome = await sendPulse(ctx, loaded, { channelIds: loaded.channels.map((c) => c.id), manual: true, sender: caller });
   if (outcome.failed.length) throw new ApiError(400, { message: `Sending failed: ${outcome.failed.map((f) => f.error).join('; ')}` });

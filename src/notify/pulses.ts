@@ -146,7 +146,7 @@ export async function createPulse(ctx: AppContext, caller: Caller, body: PulseBo
     viewer.access.checkWrite(collectionId);
   }
   const parameters = checkParameters(body.parameters);
-  const channels = await parseChannels(ctx, subscriptionChannels(body.channels));
+  const channels = await parseChannels(ctx, caller, subscriptionChannels(body.channels));
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(trx, ctx, {
       name: body.name,
@@ -200,7 +200,7 @@ export async function updatePulse(ctx: AppContext, caller: Caller, id: number, b
   if (present.has('collection_position')) changes.collection_position = body.collection_position ?? null;
   const archiving = present.has('archived') && body.archived !== null && body.archived !== undefined ? body.archived : null;
   if (archiving !== null) changes.archived = archiving;
-  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, subscriptionChannels(body.channels)) : null;
+  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, caller, subscriptionChannels(body.channels)) : null;
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('pulse').set(changes).where('id', '=', id).execute();
     if (cards) await writeCards(trx, id, cards, loaded.cards);

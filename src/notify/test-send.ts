@@ -18,7 +18,7 @@ export async function sendTestPulse(ctx: AppContext, caller: Caller, body: Omit<
   await checkCards(ctx, access, cards, body.dashboard_id);
   if (body.dashboard_id !== null) await readableDashboard(ctx, access, body.dashboard_id);
   const parameters = checkParameters(body.parameters);
-  const channels = await parseChannels(ctx, subscriptionChannels(body.channels));
+  const channels = await parseChannels(ctx, caller, subscriptionChannels(body.channels));
   const loaded = unsavedPulse(
     { name: body.name, creator_id: caller.user.id, skip_if_empty: body.skip_if_empty ?? false, alert_condition: null, alert_first_only: null, alert_above_goal: null, collection_id: body.collection_id, collection_position: null, dashboard_id: body.dashboard_id, parameters },
     cards,

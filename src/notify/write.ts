@@ -3,12 +3,14 @@
 // `channels` likewise — channels with an id are updated, without one created, the others deleted.
 
 import type { AppContext } from '../context.js';
+import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { parseRecipients, type Recipients } from './recipients.js';
 import { normalizeSchedule, type ChannelSchedule } from './schedule.js';
 import { channelEmails, type LoadedPulse } from './store.js';
+import { checkMayUseWebhooks } from './channel-rules.js';
 
 type Obj = Record<string, unknown>;
 
@@ -40,8 +42,8 @@ function isMap(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Checks one channel as sent by /api/pulse or /api/alert. */
-export async function parseChannel(ctx: AppContext, item: Obj, field = 'channels'): Promise<ChannelInput> {
+/** Checks one channel as sent by /api/pulse or /api/alert (by `caller`; null: the server itself). */
+export async function parseChannel(ctx: AppContext, caller: Caller | null, item: Obj, field = 'channels'): Promise<ChannelInput> {
   const type = item.channel_type;
   if (typeof type !== 'string' || !(CHANNEL_TYPES as readonly string[]).includes(type)) throw fieldError(field, `channel_type must be one of ${CHANNEL_TYPES.join(', ')}.`);
   if (item.enabled !== undefined && item.enabled !== null && typeof item.enabled !== 'boolean') throw fieldError(field, 'enabled must be a boolean.');
@@ -53,6 +55,9 @@ export async function parseChannel(ctx: AppContext, item: Obj, field = 'channels
   let channelId: number | null = null;
   if (type === 'slack' && (typeof details.channel !== 'string' || !details.channel.trim())) throw fieldError(field, 'A Slack channel needs details.channel (e.g. "#general").');
   if (type === 'http') {
+    checkMayUseWebhooks(caller);
+    // what to post and how to authenticate live in the channel (/api/channel), never in the alert
+    for (const key of Object.keys(details)) delete details[key];
     channelId = item.channel_id as number;
     if (!Number.isInteger(channelId) || channelId <= 0) throw fieldError(field, 'A webhook channel needs the channel_id of an active channel (/api/channel).');
     const row = await ctx.db.selectFrom('channel').select(['id', 'active']).where('id', '=', channelId).executeTakeFirst();
@@ -72,9 +77,9 @@ export async function parseChannel(ctx: AppContext, item: Obj, field = 'channels
   };
 }
 
-export async function parseChannels(ctx: AppContext, items: Obj[], field = 'channels'): Promise<ChannelInput[]> {
+export async function parseChannels(ctx: AppContext, caller: Caller | null, items: Obj[], field = 'channels'): Promise<ChannelInput[]> {
   const out: ChannelInput[] = [];
-  for (const item of items) out.push(await parseChannel(ctx, item, field));
+  for (const item of items) out.push(await parseChannel(ctx, caller, item, field));
   return out;
 }
 
