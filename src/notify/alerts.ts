@@ -14,12 +14,12 @@ import { alertsJson, type Viewer } from './json.js';
 import { channelEmails, findPulse, isAlert, isArchived, loadPulses, type LoadedPulse } from './store.js';
 import { alertValues, insertPulse, parseChannels, writeCards, writeChannels, type CardRef, type ChannelInput } from './write.js';
 import { removeRecipient } from './unsubscribe.js';
+import { checkOwnRecipientsOnly } from './channel-rules.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
 
 type Obj = Record<string, unknown>;
 
 export const ONLY_OWN_ALERTS = 'Non-admin users without monitoring or subscription permissions are only allowed to update alerts that they created';
-export const NO_CHANNEL_CHANGES = 'Non-admin users without monitoring or subscription permissions are not allowed to modify the channels for an alert';
 
 async function viewerOf(ctx: AppContext, caller: Caller): Promise<Viewer> {
   return { caller, access: await collectionAccess(ctx, caller) };
@@ -112,6 +112,7 @@ export async function createAlert(ctx: AppContext, caller: Caller, body: AlertBo
   const card = await requireCard(ctx, cardRef.card_id);
   viewer.access.checkRead(card.collection_id);
   const channels = await parseChannels(ctx, caller, body.channels);
+  checkOwnRecipientsOnly(caller, channels);
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(
       trx,
@@ -154,10 +155,7 @@ export async function updateAlert(ctx: AppContext, caller: Caller, id: number, b
     }
   }
   const channels = present.has('channels') && body.channels ? await parseChannels(ctx, caller, body.channels) : null;
-  if (channels && !caller.isSuperuser) {
-    const onlyMe = channels.length === 1 && channels[0].channel_type === 'email' && channels[0].recipients.emails.length === 0 && channels[0].recipients.userIds.length === 1 && channels[0].recipients.userIds[0] === caller.user.id;
-    if (!onlyMe) throw forbidden(NO_CHANNEL_CHANGES);
-  }
+  if (channels) checkOwnRecipientsOnly(caller, channels);
   const changes: Obj = { updated_at: nowIso() };
   if (body.alert_condition) changes.alert_condition = body.alert_condition;
   if (body.alert_first_only !== undefined && body.alert_first_only !== null) changes.alert_first_only = body.alert_first_only;

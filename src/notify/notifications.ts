@@ -25,7 +25,7 @@ import { removeRecipient } from './unsubscribe.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
 import { sendPulse } from './send/send-pulse.js';
 import { channelDetailsOf } from './channels.js';
-import { channelShownTo, checkMayUseWebhooks } from './channel-rules.js';
+import { channelShownTo, checkMayUseWebhooks, checkOwnRecipientsOnly } from './channel-rules.js';
 
 type Obj = Record<string, unknown>;
 
@@ -268,6 +268,7 @@ export async function createNotification(ctx: AppContext, caller: Caller, body: 
   const card = await requireCard(ctx, payload.cardId);
   (await collectionAccess(ctx, caller)).checkRead(card.collection_id);
   const channels = await parseHandlers(ctx, caller, body.handlers, parseSubscriptions(body.subscriptions), new Set());
+  checkOwnRecipientsOnly(caller, channels);
   const active = body.active === undefined || body.active === null ? true : body.active;
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(trx, ctx, alertValues(caller.user.id, { condition: payload.condition, firstOnly: payload.sendOnce, above: payload.above }));
@@ -295,6 +296,7 @@ export async function updateNotification(ctx: AppContext, caller: Caller, id: nu
     access.checkWrite(card.collection_id);
   }
   const channels = await parseHandlers(ctx, caller, body.handlers, parseSubscriptions(body.subscriptions), new Set(loaded.channels.map((c) => c.id)));
+  checkOwnRecipientsOnly(caller, channels);
   const active = body.active === undefined || body.active === null ? !bool(loaded.pulse.archived) : body.active;
   await ctx.db.transaction().execute(async (trx) => {
     await trx

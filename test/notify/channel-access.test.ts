@@ -65,4 +65,27 @@ forEachAppDb('alert channels: admin-only webhooks, non-admins alert only themsel
     assert.equal((await member.client.post('/api/notification/send', notification([httpHandler()]))).status, 403);
     assert.equal((await admin.get(`/api/alert/${mine.id}`)).body.channels.length, 1);
   });
+
+  test('a non-admin may only have themselves as recipients, through /api/notification as through /api/alert', async () => {
+    const message = 'Non-admin users without monitoring or subscription permissions are not allowed to modify the channels for an alert';
+    const withOther = { channel_type: 'channel/email', recipients: [{ type: 'notification-recipient/user', user_id: member.user.id }, { type: 'notification-recipient/user', user_id: other.user.id }] };
+    const rawAddress = { channel_type: 'channel/email', recipients: [{ type: 'notification-recipient/raw-value', details: { value: 'someone@example.com' } }] };
+    for (const handlers of [[withOther], [rawAddress], [selfHandler(other.user.id)], [selfHandler(member.user.id), selfHandler(member.user.id)]]) {
+      const refused = await member.client.post('/api/notification', notification(handlers));
+      assert.equal(refused.status, 403, JSON.stringify(handlers));
+      assert.equal(refused.text, message);
+    }
+    const mine = await member.client.post('/api/notification', notification([selfHandler(member.user.id)]));
+    assert.equal(mine.status, 200, mine.text);
+    const widened = await member.client.put(`/api/notification/${mine.body.id}`, { ...notification([withOther]), payload: mine.body.payload });
+    assert.equal(widened.status, 403);
+    assert.equal(widened.text, message);
+    assert.deepEqual((await admin.get(`/api/notification/${mine.body.id}`)).body.handlers[0].recipients.map((r: any) => r.user_id), [member.user.id]);
+    // the same rule on /api/alert, on create as on update
+    const viaAlert = await member.client.post('/api/alert', alertBody([emailChannel([{ id: member.user.id }, { id: other.user.id }], { schedule_type: 'hourly' })]));
+    assert.equal(viaAlert.status, 403);
+    assert.equal(viaAlert.text, message);
+    // admins may address anyone
+    assert.equal((await admin.post('/api/notification', notification([withOther, rawAddress]))).status, 200);
+  });
 });
