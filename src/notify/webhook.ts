@@ -1,7 +1,7 @@
 // HTTP webhooks (`channel/http`, reference A3): one JSON request to the channel's URL through the outbound address
 // policy (setting `http-channel-host-strategy`, MB_HTTP_CHANNEL_HOST_STRATEGY), redirects followed (each hop checked
-// again), a timeout, and the channel's authentication: `header` adds auth-info to the headers, `query-param` to the
-// query string, `request-body` to the top level of the JSON body. A non-2xx answer fails the send; 5xx, 408, 429 and
+// again; a hop to another origin carries none of the channel's credentials), a timeout, and the channel's
+// authentication: `header` adds auth-info to the headers, `query-param` to the query string, `request-body` to the top level of the JSON body. A non-2xx answer fails the send; 5xx, 408, 429 and
 // network trouble are worth retrying (TransientError), other 4xx are not.
 
 import type { AppContext } from '../context.js';
@@ -51,28 +51,54 @@ export async function hostPolicy(ctx: AppContext): Promise<HostPolicy> {
   return ((await ctx.settings.getString('http-channel-host-strategy')) ?? 'external-only') as HostPolicy;
 }
 
-/** Sends `payload` to the channel; resolves with the 2xx response, rejects as described above. */
-export async function postWebhook(ctx: AppContext, details: WebhookDetails, payload: Record<string, unknown>): Promise<OutboundResponse> {
-  const auth = Object.fromEntries(Object.entries(details['auth-info'] ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  const method = (details.method ?? 'post').toUpperCase();
+/** Header names that carry credentials whatever the channel's auth-method. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+/** The request with the channel's authentication applied. */
+function authenticated(details: WebhookDetails, payload: Record<string, unknown>) {
+  const info = details['auth-info'] ?? {};
+  const auth = Object.fromEntries(Object.entries(info).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   let body: Record<string, unknown> = payload;
   let url = details.url;
   if (details['auth-method'] === 'header') Object.assign(headers, auth);
-  if (details['auth-method'] === 'request-body') body = { ...payload, ...(details['auth-info'] ?? {}) };
+  if (details['auth-method'] === 'request-body') body = { ...payload, ...info };
   if (details['auth-method'] === 'query-param') {
     const u = new URL(url);
     for (const [k, v] of Object.entries(auth)) u.searchParams.set(k, v);
     url = u.toString();
   }
+  return { url, headers, body, auth };
+}
+
+/**
+ * A redirect to another origin gets none of the channel's credentials: no auth headers (nor any credential header),
+ * no auth keys in the JSON body, no auth query parameters carried into the new URL.
+ */
+function withoutCredentials(hop: { url: string; headers: Record<string, string>; body: Record<string, unknown> | null }, details: WebhookDetails, auth: Record<string, string>) {
+  const authKeys = new Set(Object.keys(auth).map((k) => k.toLowerCase()));
+  const headers = Object.fromEntries(Object.entries(hop.headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase()) && !(details['auth-method'] === 'header' && authKeys.has(k.toLowerCase()))));
+  let body = hop.body;
+  if (body && details['auth-method'] === 'request-body') body = Object.fromEntries(Object.entries(body).filter(([k]) => !(k in (details['auth-info'] ?? {}))));
+  const u = new URL(hop.url);
+  if (details['auth-method'] === 'query-param') for (const [k, v] of Object.entries(auth)) if (u.searchParams.get(k) === v) u.searchParams.delete(k);
+  return { url: u.toString(), headers, body };
+}
+
+/** Sends `payload` to the channel; resolves with the 2xx response, rejects as described above. */
+export async function postWebhook(ctx: AppContext, details: WebhookDetails, payload: Record<string, unknown>): Promise<OutboundResponse> {
+  const first = authenticated(details, payload);
+  const method = (details.method ?? 'post').toUpperCase();
   const policy = await hostPolicy(ctx);
+  const origin = new URL(first.url).origin;
+  let hop: { url: string; headers: Record<string, string>; body: Record<string, unknown> | null } = { url: first.url, headers: first.headers, body: method === 'GET' ? null : first.body };
   let response: OutboundResponse;
   let hops = 0;
   let currentMethod = method;
-  let currentBody: string | null = method === 'GET' ? null : JSON.stringify(body);
+  let credentials = true;
   for (;;) {
     try {
-      response = await sendOutbound({ method: currentMethod, url, headers, body: currentBody, timeoutMs: timeoutMs(ctx) }, policy);
+      response = await sendOutbound({ method: currentMethod, url: hop.url, headers: hop.headers, body: hop.body === null ? null : JSON.stringify(hop.body), timeoutMs: timeoutMs(ctx) }, policy);
     } catch (error) {
       // a refused address is a setting to change, not something time will fix
       const refused = error instanceof OutboundError && /not allowed|Invalid URL|Only http/.test(error.message);
@@ -82,11 +108,14 @@ export async function postWebhook(ctx: AppContext, details: WebhookDetails, payl
     const location = response.headers.location;
     if (response.status >= 300 && response.status < 400 && location && hops < MAX_REDIRECTS) {
       hops += 1;
-      url = new URL(location, url).toString();
+      hop = { ...hop, url: new URL(location, hop.url).toString() };
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && currentMethod === 'POST')) {
         currentMethod = 'GET';
-        currentBody = null;
+        hop.body = null;
       }
+      // once the request has left the channel's origin it never carries the credentials again
+      if (credentials && new URL(hop.url).origin !== origin) credentials = false;
+      if (!credentials) hop = withoutCredentials(hop, details, first.auth);
       continue;
     }
     break;

@@ -88,6 +88,8 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** Answer the next requests with this status and body (then 200 again). */
   answerNext(status: number, body?: unknown, count?: number): void;
+  /** Answer the next request with a redirect to `location`. */
+  redirectNext(location: string, status?: number): void;
   /** Hold every request without answering until `release()` (a slow receiver). */
   hold(): void;
   release(): void;
@@ -98,7 +100,7 @@ export interface Receiver {
 /** A real HTTP server on loopback that records what it receives. */
 export async function startReceiver(): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  let planned: Array<{ status: number; body: unknown }> = [];
+  let planned: Array<{ status: number; body: unknown; headers?: Record<string, string> }> = [];
   let holding = false;
   const held: Array<() => void> = [];
   const server = createServer((req, res) => {
@@ -115,7 +117,7 @@ export async function startReceiver(): Promise<Receiver> {
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json });
       const answer = () => {
         const next = planned.shift() ?? { status: 200, body: { ok: true } };
-        res.writeHead(next.status, { 'Content-Type': 'application/json' });
+        res.writeHead(next.status, { 'Content-Type': 'application/json', ...next.headers });
         res.end(typeof next.body === 'string' ? next.body : JSON.stringify(next.body));
       };
       if (holding) held.push(answer);
@@ -129,6 +131,9 @@ export async function startReceiver(): Promise<Receiver> {
     requests,
     answerNext(status, body = { message: 'too bad' }, count = 1) {
       planned = [...planned, ...Array.from({ length: count }, () => ({ status, body }))];
+    },
+    redirectNext(location, status = 307) {
+      planned = [...planned, { status, body: '', headers: { Location: location } }];
     },
     hold() {
       holding = true;
