@@ -13,7 +13,7 @@ import { createCollection } from '../cards/fixtures.js';
 import { setAllUsersCollectionPerms } from '../dashboards/fixtures.js';
 import { waitFor } from '../databases/helpers.js';
 import { rescheduleJobs, schedulerOf } from '../../src/tasks/scheduler.js';
-import { FAST_SCHEDULER } from '../tasks/scheduler.test.js';
+import { FAST_SCHEDULER } from '../helpers/fast-scheduler.js';
 import type { Client } from '../helpers/client.js';
 import { byCategory, dashboardWith, emailAndWebhookAlert, emailChannel, sampleCard, startReceiver, subscriptionBody, type Receiver } from './fixtures.js';
 import { pngSize } from './render-png.js';

@@ -9,13 +9,8 @@ import { waitFor } from '../databases/helpers.js';
 import { registerScheduledJobs, rescheduleJobs, retryDelay, schedulerOf, TransientError, type JobRun } from '../../src/tasks/scheduler.js';
 import { latestFireTime } from '../../src/tasks/cron.js';
 import type { Client } from '../helpers/client.js';
+import { FAST_SCHEDULER } from '../helpers/fast-scheduler.js';
 
-export const FAST_SCHEDULER = {
-  QUARRY_SCHEDULER_POLL_MS: '200',
-  QUARRY_SCHEDULER_LEASE_MS: '1500',
-  QUARRY_SCHEDULER_RETRY_MS: '100',
-  QUARRY_SCHEDULER_MAX_ATTEMPTS: '3',
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let kindCounter = 0;
