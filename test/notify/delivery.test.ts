@@ -280,6 +280,70 @@ for (const kind of appDbKinds()) {
       await stop(second.id, 'alert');
     });
 
+    /** The send-pulse occurrence of an alert, once it has finished (success or failed). */
+    const finished = (pulseId: number) =>
+      waitFor('the send to finish', async () => {
+        const row = await server.ctx.db.selectFrom('scheduled_occurrence').selectAll().where('job_kind', '=', 'send-pulse').where('job_key', 'like', `${pulseId}.%`).executeTakeFirst();
+        return row?.status === 'success' || row?.status === 'failed' ? row : null;
+      }, 20_000);
+
+    test('a retry sends only to the recipients who did not get the mail; refused recipients are recorded as failures', async () => {
+      const member = await createUserClient(server, admin);
+      const card = await sampleCard(admin, sample, { name: 'Once each', query: byCategory(sample) });
+      const recipients = [{ id: adminId }, { id: member.user.id }, { email: 'one@example.com' }, { email: 'two@example.com' }];
+      const alertOn = async () => {
+        const before = sink.messages.length;
+        const alert = (await admin.post('/api/alert', { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [emailChannel(recipients, { schedule_type: 'hourly' })] })).body;
+        // "You set up an alert", "… added you to an alert": out of the way before the refusals below
+        await sink.waitFor(before + 2);
+        return alert;
+      };
+      const stopAlert = async (id: number) => {
+        const before = sink.messages.length;
+        await stop(id, 'alert');
+        // "You’ve been unsubscribed from an alert" (one message to both users)
+        await sink.waitFor(before + 1);
+      };
+
+      // the last raw address is refused for now (451): the retry goes to it alone
+      const first = await alertOn();
+      const m0 = sink.messages.length;
+      sink.refuseNext(451, 1, 'two@example.com');
+      await fireNow(first.id);
+      assert.equal((await finished(first.id)).status, 'success');
+      for (const address of [ADMIN.email, member.user.email, 'one@example.com', 'two@example.com']) assert.equal(messagesTo(address, m0).length, 1, `${address} got the alert once`);
+      const firstSends = (await admin.get('/api/task', { query: { task: 'channel-send' } })).body.data.filter((t: any) => t.task_details['pulse-id'] === first.id);
+      const deferred = firstSends.find((t: any) => t.status === 'failed');
+      assert.deepEqual(deferred.task_details.refused.map((r: any) => [r.address, r.code]), [['two@example.com', 451]]);
+      await stopAlert(first.id);
+
+      // a user of the shared message is refused for now: the retry goes to that user alone
+      const second = await alertOn();
+      const m1 = sink.messages.length;
+      sink.refuseNext(452, 1, member.user.email);
+      await fireNow(second.id);
+      assert.equal((await finished(second.id)).status, 'success');
+      for (const address of [ADMIN.email, member.user.email, 'one@example.com', 'two@example.com']) assert.equal(messagesTo(address, m1).length, 1, `${address} got the alert once`);
+      await stopAlert(second.id);
+
+      // a user refused for good (550) while the others got it: a failure naming them, not retried
+      const third = await alertOn();
+      const m2 = sink.messages.length;
+      sink.refuseNext(550, 1, member.user.email);
+      await fireNow(third.id);
+      const row = await finished(third.id);
+      assert.equal(row.status, 'failed');
+      assert.equal(Number(row.attempt), 1);
+      assert.ok(row.last_error!.includes(member.user.email), row.last_error!);
+      assert.equal(messagesTo(ADMIN.email, m2).length, 1);
+      assert.equal(messagesTo(member.user.email, m2).length, 0);
+      const sends = (await admin.get('/api/task', { query: { task: 'channel-send' } })).body.data.filter((t: any) => t.task_details['pulse-id'] === third.id);
+      assert.equal(sends.length, 1);
+      assert.equal(sends[0].status, 'failed');
+      assert.deepEqual(sends[0].task_details.refused.map((r: any) => [r.address, r.code]), [[member.user.email, 550]]);
+      await stopAlert(third.id);
+    });
+
     test('webhooks: auth in the request body; a receiver that never answers times out with a clear error; skip_if_empty', async () => {
       const details = { url: `${receiver.url}/body-auth`, 'auth-method': 'request-body', 'auth-info': { secret: 'in-the-body' } };
       assert.deepEqual((await admin.post('/api/channel/test', { type: 'channel/http', details })).body, { ok: true });

@@ -28,6 +28,19 @@ export interface OutgoingMail {
   attachments?: MailAttachment[];
 }
 
+/** A recipient the SMTP server refused at RCPT TO (the others of the message may have been accepted). */
+export interface RefusedRecipient {
+  address: string;
+  /** The SMTP reply code: 4xx may work later, 5xx never will. */
+  code: number | null;
+  message: string;
+}
+
+export interface MailResult {
+  accepted: string[];
+  refused: RefusedRecipient[];
+}
+
 export class EmailNotConfiguredError extends Error {
   constructor() {
     super('SMTP host is not set.');
@@ -62,17 +75,33 @@ export function isTransientMailError(error: unknown): boolean {
   return typeof e?.code === 'string' && CONNECTION_CODES.has(e.code);
 }
 
+function refusedOf(errors: unknown): RefusedRecipient[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e: { recipient?: string; responseCode?: number; response?: string; message?: string }) => ({
+    address: String(e.recipient ?? ''),
+    code: typeof e.responseCode === 'number' ? e.responseCode : null,
+    message: e.response ?? e.message ?? 'refused',
+  }));
+}
+
+/** The recipients an SMTP error says were all refused (none accepted); empty for any other failure. */
+export function allRefused(error: unknown): RefusedRecipient[] {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return refusedOf((cause as { rejectedErrors?: unknown })?.rejectedErrors);
+}
+
 /**
- * Sends one message with the SMTP settings in force. Throws EmailNotConfiguredError when no host is set, a
- * TransientError for failures worth retrying, the SMTP error otherwise.
+ * Sends one message with the SMTP settings in force; resolves with the recipients the server accepted and those it
+ * refused (when it accepted some). Throws EmailNotConfiguredError when no host is set, a TransientError for failures
+ * worth retrying, the SMTP error otherwise (every recipient refused: see `allRefused`).
  */
-export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<void> {
+export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<MailResult> {
   const settings = await smtpSettings(ctx);
   if (!settings) throw new EmailNotConfiguredError();
   const { from, replyTo } = await senderHeaders(ctx);
   const transport = nodemailer.createTransport(transportOptions(settings));
   try {
-    await transport.sendMail({
+    const info = await transport.sendMail({
       from,
       replyTo,
       to: mail.to?.length ? mail.to : undefined,
@@ -82,6 +111,7 @@ export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<voi
       text: mail.text,
       attachments: mail.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}) })),
     });
+    return { accepted: (info.accepted ?? []).map(String), refused: refusedOf((info as { rejectedErrors?: unknown }).rejectedErrors) };
   } catch (error) {
     const message = `Sending email failed: ${error instanceof Error ? error.message : String(error)}`;
     if (isTransientMailError(error)) throw new TransientError(message, { cause: error });

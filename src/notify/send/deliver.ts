@@ -8,7 +8,7 @@
 import type { AppContext } from '../../context.js';
 import { commonName } from '../../users/user-json.js';
 import { renderCardPng, renderSettings } from '../render/index.js';
-import { sendMail, EmailNotConfiguredError, type MailAttachment } from '../email/smtp.js';
+import { allRefused, sendMail, EmailNotConfiguredError, type MailAttachment, type MailResult, type OutgoingMail, type RefusedRecipient } from '../email/smtp.js';
 import { isEmailConfigured } from '../email/settings.js';
 import { unsubscribeUrl } from '../unsubscribe.js';
 import { channelDetailsOf } from '../channels.js';
@@ -17,6 +17,7 @@ import { postToSlack } from '../slack.js';
 import { channelEmails, channelDetails, type LoadedChannel, type PulseRow } from '../store.js';
 import { alertHtml, cardUrl, renderBody, subscriptionHtml, type Footer, type RenderedBody } from './email-message.js';
 import type { CardPart, FileAttachment, SendContent } from './parts.js';
+import { NO_LOG, isPermanentRefusal, refusalFailure, type RecipientLog } from './recipient-log.js';
 
 /** Everything a send's channels need, made lazily and at most once. */
 export class SendArtifacts {
@@ -77,26 +78,47 @@ export interface DeliveryResult {
   recipients: number;
 }
 
-async function deliverEmail(ctx: AppContext, channel: LoadedChannel, artifacts: SendArtifacts, test: boolean): Promise<DeliveryResult> {
+/** Sends one message and records who got it; refused recipients are returned, not thrown. */
+async function sendLogged(ctx: AppContext, log: RecipientLog, mail: OutgoingMail): Promise<RefusedRecipient[]> {
+  let result: MailResult;
+  try {
+    result = await sendMail(ctx, mail);
+  } catch (error) {
+    const refused = allRefused(error);
+    if (!refused.length) throw error;
+    result = { accepted: [], refused };
+  }
+  await log.record(result.accepted, result.refused.filter(isPermanentRefusal).map((r) => r.address));
+  return result.refused;
+}
+
+async function deliverEmail(ctx: AppContext, channel: LoadedChannel, artifacts: SendArtifacts, test: boolean, log: RecipientLog): Promise<DeliveryResult> {
   if (!(await isEmailConfigured(ctx))) throw new EmailNotConfiguredError();
   const users = channel.userIds.length ? await ctx.db.selectFrom('core_user').select('email').where('id', 'in', channel.userIds).where('is_active', '=', true).execute() : [];
   const userEmails = users.map((u) => u.email);
   const rawEmails = channelEmails(channel);
   if (!userEmails.length && !rawEmails.length) return { recipients: 0 };
-  const body = await artifacts.emailBody();
-  const files = await artifacts.attachments();
-  const attachments: MailAttachment[] = [
-    ...body.images.map((image) => ({ filename: `${image.cid.split('@')[0]}.png`, content: image.png, contentType: 'image/png', cid: image.cid })),
-    ...files.map((f) => ({ filename: f.filename, content: f.content, contentType: f.contentType })),
-  ];
-  if (userEmails.length) {
-    const bcc = await ctx.settings.getBoolean('bcc-enabled?');
-    await sendMail(ctx, { ...(bcc ? { bcc: userEmails } : { to: userEmails }), subject: artifacts.subject, html: artifacts.html(body, { kind: 'user' }), attachments });
+  // only to whom an earlier attempt has not sent it
+  const pendingUsers = userEmails.filter((e) => !log.isDone(e));
+  const pendingRaw = rawEmails.filter((e) => !log.isDone(e));
+  const refused: RefusedRecipient[] = [];
+  if (pendingUsers.length || pendingRaw.length) {
+    const body = await artifacts.emailBody();
+    const files = await artifacts.attachments();
+    const attachments: MailAttachment[] = [
+      ...body.images.map((image) => ({ filename: `${image.cid.split('@')[0]}.png`, content: image.png, contentType: 'image/png', cid: image.cid })),
+      ...files.map((f) => ({ filename: f.filename, content: f.content, contentType: f.contentType })),
+    ];
+    if (pendingUsers.length) {
+      const bcc = await ctx.settings.getBoolean('bcc-enabled?');
+      refused.push(...(await sendLogged(ctx, log, { ...(bcc ? { bcc: pendingUsers } : { to: pendingUsers }), subject: artifacts.subject, html: artifacts.html(body, { kind: 'user' }), attachments })));
+    }
+    for (const email of pendingRaw) {
+      const footer: Footer = test ? { kind: 'preview' } : { kind: 'address', unsubscribeUrl: await unsubscribeUrl(ctx, artifacts.site, email, artifacts.pulse.id) };
+      refused.push(...(await sendLogged(ctx, log, { to: [email], subject: artifacts.subject, html: artifacts.html(body, footer), attachments })));
+    }
   }
-  for (const email of rawEmails) {
-    const footer: Footer = test ? { kind: 'preview' } : { kind: 'address', unsubscribeUrl: await unsubscribeUrl(ctx, artifacts.site, email, artifacts.pulse.id) };
-    await sendMail(ctx, { to: [email], subject: artifacts.subject, html: artifacts.html(body, footer), attachments });
-  }
+  if (refused.length) throw refusalFailure(refused);
   return { recipients: userEmails.length + rawEmails.length };
 }
 
@@ -142,10 +164,10 @@ async function deliverWebhook(ctx: AppContext, channel: LoadedChannel, artifacts
   return { recipients: 1 };
 }
 
-export async function deliver(ctx: AppContext, channel: LoadedChannel, artifacts: SendArtifacts, test: boolean): Promise<DeliveryResult> {
+export async function deliver(ctx: AppContext, channel: LoadedChannel, artifacts: SendArtifacts, test: boolean, log: RecipientLog = NO_LOG): Promise<DeliveryResult> {
   switch (channel.channel_type) {
     case 'email':
-      return deliverEmail(ctx, channel, artifacts, test);
+      return deliverEmail(ctx, channel, artifacts, test, log);
     case 'slack':
       return deliverSlack(ctx, channel, artifacts);
     case 'http':

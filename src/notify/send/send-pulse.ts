@@ -1,7 +1,7 @@
 // One send of a pulse: run its cards as its creator, decide whether it goes out (an alert's condition; a
-// subscription with `skip_if_empty` and nothing to show), then deliver to each channel in turn. After each channel
-// the progress is checkpointed, so a retry — or another instance taking over after this one died — sends only to the
-// channels not yet done. Each channel's outcome is a `channel-send` row of task history. A transient failure of any
+// subscription with `skip_if_empty` and nothing to show), then deliver to each channel in turn. After each channel,
+// and each email message within one (./recipient-log.ts), the progress is checkpointed, so a retry — or another
+// instance taking over after this one died — sends only to the channels and addresses not yet done. Each channel's outcome is a `channel-send` row of task history. A transient failure of any
 // channel makes the whole send retried later (for the channels left); permanent failures are recorded and not
 // retried.
 
@@ -18,6 +18,7 @@ import { isAlert, type LoadedPulse } from '../store.js';
 import { alertOutcome } from './conditions.js';
 import { attachmentsOf, gatherContent, isEmptyResult, type CardPart } from './parts.js';
 import { SendArtifacts, deliver } from './deliver.js';
+import { NO_LOG, recipientLog, refusedRecipientsOf, type RecipientState } from './recipient-log.js';
 import { alertSubject, subscriptionSubject } from './email-message.js';
 import { alertStoppedMails } from '../alert-mail.js';
 
@@ -26,7 +27,7 @@ type Obj = Record<string, unknown>;
 export interface SendOptions {
   /** The channels to send to (default: every enabled channel). */
   channelIds?: number[];
-  /** What earlier attempts did: {channels: {<id>: 'sent' | 'failed'}}. */
+  /** What earlier attempts did: {channels: {<id>: 'sent' | 'failed'}, recipients: {<id>: {<address>: 'sent' | 'refused'}}}. */
   progress?: Obj;
   checkpoint?: (progress: Obj) => Promise<void>;
   /** Task-history details of the send, added to. */
@@ -70,6 +71,8 @@ export async function sendPulse(ctx: AppContext, loaded: LoadedPulse, options: S
   const channels = loaded.channels.filter((c) => (wanted ? wanted.has(c.id) : bool(c.enabled)));
   const done = { ...((options.progress?.channels as Record<string, string> | undefined) ?? {}) };
   const pending = channels.filter((c) => !done[String(c.id)]);
+  const recipients: Record<string, Record<string, RecipientState>> = JSON.parse(JSON.stringify(options.progress?.recipients ?? {}));
+  const save = () => options.checkpoint?.({ ...(options.progress ?? {}), channels: done, recipients }) ?? Promise.resolve();
   details['pulse-id'] = pulse.id;
   details['channel-ids'] = channels.map((c) => c.id);
   if (!pending.length) return { status: 'sent', sent: [], failed: [] };
@@ -115,7 +118,8 @@ export async function sendPulse(ctx: AppContext, loaded: LoadedPulse, options: S
       details: { 'pulse-id': pulse.id, channel_id: channel.channel_id, channel_type: channel.channel_type, pulse_channel_id: channel.id, attempt: Number(options.details?.attempt ?? 1) },
     });
     try {
-      const result = await deliver(ctx, channel, artifacts, Boolean(options.manual));
+      const log = options.checkpoint ? recipientLog((recipients[String(channel.id)] ??= {}), save) : NO_LOG;
+      const result = await deliver(ctx, channel, artifacts, Boolean(options.manual), log);
       done[String(channel.id)] = 'sent';
       outcome.sent.push(channel.id);
       await history.succeed({ recipients: result.recipients });
@@ -123,9 +127,10 @@ export async function sendPulse(ctx: AppContext, loaded: LoadedPulse, options: S
       const transient = error instanceof TransientError;
       outcome.failed.push({ channel: channel.id, error: errorMessage(error), transient });
       if (!transient) done[String(channel.id)] = 'failed';
-      await history.fail(error, { transient });
+      const refused = refusedRecipientsOf(error);
+      await history.fail(error, { transient, ...(refused ? { refused } : {}) });
     }
-    await options.checkpoint?.({ ...(options.progress ?? {}), channels: done });
+    await save();
   }
   // a first-only alert stops after its first send (archived, as 0.54+ sets it inactive)
   if (alert?.firstOnly && outcome.sent.length) {
