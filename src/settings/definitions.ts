@@ -162,7 +162,10 @@ defineSetting({ key: 'report-timezone', type: 'string', visibility: 'settings-ma
     if (!TIMEZONES.includes(String(value)) && String(value) !== 'UTC') throw badRequest(`Invalid timezone: ${JSON.stringify(value)}`);
     return value;
   },
+  // schedules read in the report time zone must not take the change for missed occurrences
+  onChange: (ctx) => ctx.settings.set('report-timezone-changed-at', new Date().toISOString(), null),
 });
+defineSetting({ key: 'report-timezone-changed-at', type: 'string', visibility: 'internal', default: null, description: 'When report-timezone last changed: schedules read in it never fire for a time before that.' });
 defineSetting({ key: 'report-timezone-short', type: 'string', visibility: 'public', description: 'Current report timezone abbreviation',
   getter: async (ctx) => timezoneName((await ctx.settings.getString('report-timezone')) ?? 'UTC', 'short'),
 });

@@ -6,7 +6,7 @@
 // Rules:
 //   - only the latest occurrence at or before now is ever due: one missed while every instance was down runs once
 //     on start, not once per missed fire time; occurrences before the job's `since` (its creation or last edit)
-//     never fire;
+//     never fire, nor those before its cron or time zone changed (the fire times of a new zone are not missed ones);
 //   - a run holds a lease, renewed while it runs; when its instance dies the lease lapses and another instance
 //     takes the run over (with the progress it checkpointed);
 //   - a run that throws a TransientError is retried with exponential backoff, up to `maxAttempts` attempts in all
@@ -125,6 +125,8 @@ export class Scheduler {
   private readonly running = new Map<number, { claim: Claim; abort: AbortController; done: Promise<void> }>();
   /** Per kind+key: the occurrence (ms) this instance already dealt with (claimed by it or by another instance). */
   private readonly handled = new Map<string, number>();
+  /** Per kind+key: the cron and zone last seen, and when they last changed (ms) while this instance watched. */
+  private readonly seen = new Map<string, { cron: string; timezone: string; changedAt: number }>();
   private timer: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
   private again = false;
@@ -200,7 +202,7 @@ export class Scheduler {
         const next = nextFireTime(job.cron, job.timezone, now);
         if (next) wake = Math.min(wake, next.getTime());
         const latest = latestFireTime(job.cron, job.timezone, now);
-        if (!latest || latest.getTime() < sinceMs(job.since)) continue;
+        if (!latest || latest.getTime() < Math.max(sinceMs(job.since), this.changedAt(kind.kind, job, now.getTime()))) continue;
         if (this.handled.get(`${kind.kind}\u0000${job.key}`) === latest.getTime()) continue;
         due.push({ kind, job, occurrence: latest });
       }
@@ -208,6 +210,21 @@ export class Scheduler {
     await this.claimDue(due);
     await this.takeOver();
     return wake;
+  }
+
+  /**
+   * When the job's cron or time zone last changed under this instance's eyes (-Infinity: not seen to change): the
+   * latest fire time of a new cron or zone is not a missed occurrence.
+   */
+  private changedAt(kind: string, job: ScheduledJob, now: number): number {
+    const id = `${kind}\u0000${job.key}`;
+    const before = this.seen.get(id);
+    if (!before) {
+      this.seen.set(id, { cron: job.cron, timezone: job.timezone, changedAt: -Infinity });
+      return -Infinity;
+    }
+    if (before.cron !== job.cron || before.timezone !== job.timezone) this.seen.set(id, { cron: job.cron, timezone: job.timezone, changedAt: now });
+    return this.seen.get(id)!.changedAt;
   }
 
   private async claimDue(due: Array<{ kind: JobKind; job: ScheduledJob; occurrence: Date }>): Promise<void> {

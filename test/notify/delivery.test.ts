@@ -344,6 +344,36 @@ for (const kind of appDbKinds()) {
       await stopAlert(third.id);
     });
 
+    test('changing report-timezone sends nothing for the past: the new zone\'s fire times are not missed occurrences', async () => {
+      assert.equal((await admin.put('/api/setting/report-timezone', { value: 'UTC' })).status, 204);
+      try {
+        const card = await sampleCard(admin, sample, { name: 'Zoned', query: byCategory(sample) });
+        const dashboard = await dashboardWith(admin, sample, [card]);
+        // daily, an hour ago (UTC)
+        const hour = (new Date().getUTCHours() + 23) % 24;
+        const pulse = (await admin.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ email: 'zoned@example.com' }], { schedule_type: 'daily', schedule_hour: hour })]))).body;
+        // made, and the zone set, long ago: the last fire time in any zone is after that
+        const longAgo = new Date(Date.now() - 30 * 3600_000).toISOString();
+        await server.ctx.db.updateTable('pulse_channel').set({ updated_at: longAgo }).where('pulse_id', '=', pulse.id).execute();
+        await server.ctx.settings.set('report-timezone-changed-at', longAgo, null);
+        await rescheduleJobs(server.ctx);
+        await schedulerOf(server.ctx).idle();
+        await waitFor('the send of an hour ago', async () => messagesTo('zoned@example.com').length === 1, 20_000);
+
+        for (const zone of ['Asia/Tokyo', 'America/New_York']) {
+          assert.equal((await admin.put('/api/setting/report-timezone', { value: zone })).status, 204);
+          await rescheduleJobs(server.ctx);
+          await schedulerOf(server.ctx).idle();
+        }
+        const claims = await server.ctx.db.selectFrom('scheduled_occurrence').select('occurrence').where('job_kind', '=', 'send-pulse').where('job_key', 'like', `${pulse.id}.%`).execute();
+        assert.equal(claims.length, 1, 'one occurrence only: the one of an hour ago');
+        assert.equal(messagesTo('zoned@example.com').length, 1);
+        await stop(pulse.id);
+      } finally {
+        await admin.put('/api/setting/report-timezone', { value: null });
+      }
+    });
+
     test('webhooks: auth in the request body; a receiver that never answers times out with a clear error; skip_if_empty', async () => {
       const details = { url: `${receiver.url}/body-auth`, 'auth-method': 'request-body', 'auth-info': { secret: 'in-the-body' } };
       assert.deepEqual((await admin.post('/api/channel/test', { type: 'channel/http', details })).body, { ok: true });

@@ -1,7 +1,7 @@
 // Scheduled sends: the `send-pulse` kind of the cluster-wide scheduler (src/tasks/scheduler.ts). One job per pulse
 // and schedule — its enabled channels sharing a cron fire together, as Metabase's triggers do (key
 // `<pulse-id>.<cron with spaces as _>`) — read in the report time zone (else the server's), never firing for a time
-// before the channels were last changed. Archived pulses and subscriptions of archived dashboards have no jobs.
+// before the channels were last changed or the report time zone was. Archived pulses and subscriptions of archived dashboards have no jobs.
 
 import type { AppContext } from '../../context.js';
 import { bool } from '../../appdb/portable.js';
@@ -42,6 +42,8 @@ async function pulseJobs(ctx: AppContext): Promise<ScheduledJob[]> {
     .where((eb) => eb.or([eb('pulse.dashboard_id', 'is', null), eb('report_dashboard.archived', '=', false)]))
     .execute();
   const timezone = (await renderSettings(ctx)).timezone;
+  // occurrences of the old time zone are not missed ones of the new
+  const zoneChangedAt = (await ctx.settings.getString('report-timezone-changed-at')) ?? '';
   const jobs = new Map<string, ScheduledJob & { data: { 'pulse-id': number; 'channel-ids': number[] } }>();
   for (const row of rows) {
     const cron = channelCron(row);
@@ -57,7 +59,7 @@ async function pulseJobs(ctx: AppContext): Promise<ScheduledJob[]> {
       key,
       cron,
       timezone,
-      since: row.updated_at,
+      since: zoneChangedAt > row.updated_at ? zoneChangedAt : row.updated_at,
       description: `${row.alert_condition ? 'Alert' : 'Subscription'} ${row.pulse_id}${row.name ? ` (${row.name})` : ''}`,
       data: { 'pulse-id': row.pulse_id, 'channel-ids': [row.id] },
     });
