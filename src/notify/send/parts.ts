@@ -16,7 +16,7 @@ import { cardRunParameters } from '../../cards/run.js';
 import { dashcardsOf, findDashboard, parametersOf as dashboardParametersOf, seriesOf, tabsOf, vizSettingsOf, type DashboardRow, type DashcardRow } from '../../dashboards/store.js';
 import { dashcardQueryParameters } from '../../dashboards/parameters.js';
 import { runParameters } from '../../dashboards/dashcard-query.js';
-import { runQueryToMemory, runQueryToFile, type QueryResult } from '../../query/index.js';
+import { runQueryToMemory, runQueryToFile, runPivotQueryToFile, type QueryResult } from '../../query/index.js';
 import { errorMessage } from '../../tasks/history.js';
 import type { LoadedPulse } from '../store.js';
 import type { RenderableCard } from '../render/index.js';
@@ -38,6 +38,8 @@ export interface CardPart {
   includeCsv: boolean;
   includeXls: boolean;
   formatRows: boolean;
+  /** Attach a pivot card's files as the pivot table it shows (`pivot_results`), not as its result rows. */
+  pivotResults: boolean;
   /** The parameters the card ran with (for attachments). */
   parameters: Obj[];
   /** Cards overlaid on this one's chart (a dashcard's series), with the parameters each runs with. */
@@ -138,7 +140,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 function cardPart(
   card: CardRow,
-  ref: { include_csv: boolean; include_xls: boolean; format_rows: boolean } | null,
+  ref: { include_csv: boolean; include_xls: boolean; format_rows: boolean; pivot_results: boolean } | null,
   dashcard: DashcardRow | null,
   parameters: Obj[],
   series: CardPart['series'] = [],
@@ -159,6 +161,7 @@ function cardPart(
     includeCsv: ref?.include_csv ?? false,
     includeXls: ref?.include_xls ?? false,
     formatRows: ref?.format_rows ?? true,
+    pivotResults: ref?.pivot_results ?? false,
     parameters,
     series,
   };
@@ -167,7 +170,7 @@ function cardPart(
 /** Gathers and runs everything a send of this pulse shows. */
 export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creator: Caller, signal?: AbortSignal): Promise<SendContent> {
   const access = await collectionAccess(ctx, creator);
-  const refs = loaded.cards.map((c) => ({ ...c, include_csv: bool(c.include_csv), include_xls: bool(c.include_xls), format_rows: bool(c.format_rows) }));
+  const refs = loaded.cards.map((c) => ({ ...c, include_csv: bool(c.include_csv), include_xls: bool(c.include_xls), format_rows: bool(c.format_rows), pivot_results: bool(c.pivot_results) }));
   const dashboardId = loaded.pulse.dashboard_id;
   if (dashboardId === null) {
     const cards = await cardsByIds(ctx.db, refs.map((r) => r.card_id));
@@ -240,7 +243,8 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /**
  * CSV and XLSX files of the cards that ask for them and have rows: the card run again as a download (the download
- * limits and the creator's download permissions apply; a creator who may not download gets no file).
+ * limits and the creator's download permissions apply; a creator who may not download gets no file). A pivot card
+ * with `pivot_results` attaches the pivot table it shows (rows, columns, subtotals), as its pivoted download does.
  */
 export async function attachmentsOf(ctx: AppContext, creator: Caller, content: SendContent, stamp: string, signal?: AbortSignal): Promise<FileAttachment[]> {
   const out: FileAttachment[] = [];
@@ -248,7 +252,8 @@ export async function attachmentsOf(ctx: AppContext, creator: Caller, content: S
     if (part.kind !== 'card' || isEmptyResult(part.result) || (!part.includeCsv && !part.includeXls)) continue;
     for (const format of [part.includeCsv ? 'csv' : null, part.includeXls ? 'xlsx' : null].filter((f): f is 'csv' | 'xlsx' => f !== null)) {
       try {
-        const file = await runQueryToFile(ctx, {
+        const run = part.pivotResults && part.card.display === 'pivot' ? runPivotQueryToFile : runQueryToFile;
+        const file = await run(ctx, {
           query: datasetQueryOf(part.card),
           caller: creator,
           context: `${format}-download`,
