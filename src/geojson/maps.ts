@@ -4,11 +4,11 @@
 // `custom-geojson` setting, fetched from their URL through the outbound-request guard (setting
 // `http-channel-host-strategy`: public addresses only by default), at most 5 MB, and only if it is GeoJSON.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
 import { sendOutbound, OutboundError, type HostPolicy } from '../util/outbound.js';
+import { shippedResource } from '../util/resources.js';
 
 export interface MapInfo {
   name: string;
@@ -28,13 +28,10 @@ const GEOJSON_TYPES = new Set(['FeatureCollection', 'Feature', 'Point', 'MultiPo
 
 const loaded = new Map<string, string>();
 
-/** resources/ sits next to src/ and dist/ alike; this file is one folder deeper in src/ than in the bundle. */
 function resourcePath(file: string): string {
-  for (const prefix of ['../resources/geojson/', '../../resources/geojson/']) {
-    const path = fileURLToPath(new URL(prefix + file, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  throw new Error(`the built-in map ${file} is missing from resources/geojson`);
+  const path = shippedResource(`geojson/${file}`);
+  if (path === null) throw new Error(`the built-in map ${file} is missing from resources/geojson`);
+  return path;
 }
 
 function builtinText(key: string): string {

@@ -4,7 +4,7 @@
 import './settings.js';
 
 export { runQuery, runQueryToMemory, runQueryToFile, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult, type ExportedFile } from './run.js';
-export { runPivotQuery } from './pivot.js';
+export { runPivotQuery, runPivotQueryToFile } from './pivot.js';
 export { resultMetadataOf } from './result-metadata.js';
 export { prepareQuery, displaySql, queryHash, type QueryRequest, type PreparedQuery, type ExportFormat } from './pipeline.js';
 export { registerCardSource, registerSnippetSource, registerSegmentSource, registerLegacyMetricSource, registerPersistedModelSource } from './sources.js';

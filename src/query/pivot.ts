@@ -9,7 +9,7 @@ import { HANDLED } from '../http/route.js';
 import type { QueryRequest } from './pipeline.js';
 import { normalizeQuery } from './mbql/normalize.js';
 import type { Clause, DatasetQuery } from './mbql/types.js';
-import { openReply, prepareForReply, executeStage, record, runQuery, failBeforeRunning } from './run.js';
+import { openReply, prepareForReply, executeStage, record, runQuery, runQueryToFile, failBeforeRunning, fileOutput, type ExportedFile, type OpenReply, type Outcome } from './run.js';
 import { groupingBitmask, pivotLevels } from './pivot-levels.js';
 import { PivotTableSink } from './write/pivot-table.js';
 import { normalizeFieldish } from './mbql/normalize.js';
@@ -105,56 +105,83 @@ function downloadSplit(breakouts: Clause[], request: QueryRequest): { rows: numb
   return { rows: [...rows, ...rest], cols };
 }
 
-/** Runs a pivot query into `reply` (API JSON 202, or a download). Non-pivotable queries run as usual. */
-export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, request: QueryRequest): Promise<typeof HANDLED> {
+/** The normalized query when it pivots (an MBQL query with breakouts and aggregations), else null. */
+function pivotable(request: QueryRequest): DatasetQuery | null {
   let normalized: DatasetQuery;
   try {
     normalized = normalizeQuery(request.query);
   } catch {
-    return runQuery(ctx, reply, request);
+    return null;
   }
   const inner = normalized.query;
-  if (normalized.type !== 'query' || !inner || !(inner.breakout?.length && inner.aggregation?.length)) return runQuery(ctx, reply, request);
+  return normalized.type === 'query' && inner && inner.breakout?.length && inner.aggregation?.length ? normalized : null;
+}
+
+/** Runs a pivot query into `reply` (API JSON 202, or a download). Non-pivotable queries run as usual. */
+export async function runPivotQuery(ctx: AppContext, reply: FastifyReply, request: QueryRequest): Promise<typeof HANDLED> {
+  const normalized = pivotable(request);
+  if (!normalized) return runQuery(ctx, reply, request);
+  const open = openReply(reply, request);
+  try {
+    await runLevels(ctx, request, normalized, open);
+    return HANDLED;
+  } finally {
+    open.done();
+  }
+}
+
+/**
+ * A pivoted download into memory (subscription attachments with `pivot_results`): the pivot table as the
+ * visualization shows it, as runQueryToFile writes any other download. Non-pivotable queries are plain downloads.
+ */
+export async function runPivotQueryToFile(ctx: AppContext, request: QueryRequest & { exportFormat: 'csv' | 'json' | 'xlsx' }): Promise<ExportedFile> {
+  const normalized = pivotable(request);
+  if (!normalized) return runQueryToFile(ctx, request);
+  const file = fileOutput(request);
+  const outcome = await runLevels(ctx, request, normalized, file.open);
+  return { status: outcome.status, body: await file.body(), rowCount: outcome.rowCount, error: outcome.error };
+}
+
+/** The query once per subtotal level into `open`; failed as soon as one level fails. */
+async function runLevels(ctx: AppContext, request: QueryRequest, normalized: DatasetQuery, open: OpenReply): Promise<Outcome> {
+  const inner = normalized.query!;
   const breakouts = inner.breakout as Clause[];
   const pivotedDownload = request.exportFormat !== undefined && request.exportFormat !== 'api';
   const split = pivotedDownload ? downloadSplit(breakouts, request) : { rows: request.pivot?.rows, cols: request.pivot?.cols };
   const started = new Date();
   const t0 = performance.now();
-  const open = openReply(reply, request);
+  const failed = (error: string | null): Outcome => ({ status: 'failed', rowCount: 0, error });
+  let levels: number[][];
   try {
-    let levels: number[][];
-    try {
-      levels = pivotLevels(breakouts.length, split.rows, split.cols);
-    } catch (error) {
-      await failBeforeRunning(ctx, request, open, error, started, t0);
-      return HANDLED;
-    }
-    const target: ResultSink = pivotedDownload
-      ? new PivotTableSink(open.sink, { breakoutCount: breakouts.length, rows: split.rows ?? [], cols: split.cols ?? [], viz: request.visualizationSettings ?? null })
-      : open.sink;
-    const state = { started: false, failed: false, rows: 0, cols: null as Col[] | null };
-    let jsonQuery: Record<string, unknown> = {};
-    for (let i = 0; i < levels.length; i++) {
-      const kept = levels[i];
-      const levelQuery: DatasetQuery = {
-        ...normalized,
-        query: { ...inner, breakout: kept.map((b) => breakouts[b]), 'order-by': (inner['order-by'] ?? []).filter((o) => !isClause(o[1]) || o[1][0] === 'aggregation' || kept.some((b) => JSON.stringify(breakouts[b]) === JSON.stringify(o[1]))) },
-      };
-      if (!kept.length) delete levelQuery.query!.breakout;
-      const levelRequest: QueryRequest = { ...request, query: levelQuery };
-      const prepared = await prepareForReply(ctx, i === 0 ? request : levelRequest, open, started, t0);
-      if (!prepared) return HANDLED;
-      if (i === 0) jsonQuery = prepared.jsonQuery;
-      else prepared.jsonQuery = jsonQuery;
-      const sink = new LevelSink(target, state, breakouts.length, kept, i === levels.length - 1);
-      const outcome = await executeStage(ctx, prepared, sink, open.signal, started, t0, false);
-      if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);
-      if (outcome.status === 'failed' || state.failed) return HANDLED;
-    }
-    return HANDLED;
-  } finally {
-    open.done();
+    levels = pivotLevels(breakouts.length, split.rows, split.cols);
+  } catch (error) {
+    await failBeforeRunning(ctx, request, open, error, started, t0);
+    return failed(error instanceof Error ? error.message : String(error));
   }
+  const target: ResultSink = pivotedDownload
+    ? new PivotTableSink(open.sink, { breakoutCount: breakouts.length, rows: split.rows ?? [], cols: split.cols ?? [], viz: request.visualizationSettings ?? null })
+    : open.sink;
+  const state = { started: false, failed: false, rows: 0, cols: null as Col[] | null };
+  let jsonQuery: Record<string, unknown> = {};
+  for (let i = 0; i < levels.length; i++) {
+    const kept = levels[i];
+    const levelQuery: DatasetQuery = {
+      ...normalized,
+      query: { ...inner, breakout: kept.map((b) => breakouts[b]), 'order-by': (inner['order-by'] ?? []).filter((o) => !isClause(o[1]) || o[1][0] === 'aggregation' || kept.some((b) => JSON.stringify(breakouts[b]) === JSON.stringify(o[1]))) },
+    };
+    if (!kept.length) delete levelQuery.query!.breakout;
+    const levelRequest: QueryRequest = { ...request, query: levelQuery };
+    const prepared = await prepareForReply(ctx, i === 0 ? request : levelRequest, open, started, t0);
+    if (!prepared) return failed('The query could not be prepared.');
+    if (i === 0) jsonQuery = prepared.jsonQuery;
+    else prepared.jsonQuery = jsonQuery;
+    const sink = new LevelSink(target, state, breakouts.length, kept, i === levels.length - 1);
+    const outcome = await executeStage(ctx, prepared, sink, open.signal, started, t0, false);
+    if (i === 0 || outcome.status === 'failed') record(ctx, request, prepared, started, t0, outcome);
+    if (outcome.status === 'failed') return outcome;
+    if (state.failed) return failed('The pivot table failed.');
+  }
+  return { status: 'completed', rowCount: state.rows, error: null };
 }
 
 function isClause(x: unknown): x is unknown[] {

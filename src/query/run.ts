@@ -484,6 +484,24 @@ export interface ExportedFile {
 export async function runQueryToFile(ctx: AppContext, request: QueryRequest & { exportFormat: 'csv' | 'json' | 'xlsx' }): Promise<ExportedFile> {
   const started = new Date();
   const t0 = performance.now();
+  const file = fileOutput(request);
+  let outcome: Outcome;
+  try {
+    const prepared = await prepareQuery(ctx, request);
+    outcome = await executeInto(ctx, prepared, file.open.sink, file.open.signal, started, t0, false);
+    record(ctx, request, prepared, started, t0, outcome);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
+    await file.open.sink.fail(failed).catch(() => {});
+    outcome = { status: 'failed', rowCount: 0, error: failed.error };
+    record(ctx, request, null, started, t0, outcome);
+  }
+  return { status: outcome.status, body: await file.body(), rowCount: outcome.rowCount, error: outcome.error };
+}
+
+/** A download's writer that keeps the file in memory: what a query writes into, then the file's bytes. */
+export function fileOutput(request: QueryRequest & { exportFormat: 'csv' | 'json' | 'xlsx' }): { open: OpenReply; body(): Promise<Buffer> } {
   const chunks: Buffer[] = [];
   let whole: string | null = null;
   const out = new Out((body) => {
@@ -497,22 +515,13 @@ export async function runQueryToFile(ctx: AppContext, request: QueryRequest & { 
   const viz = request.visualizationSettings ?? null;
   const mode = request.formatRows ? 'formatted' : 'plain';
   const sink: ResultSink = request.exportFormat === 'csv' ? new CsvSink(out, mode, viz) : request.exportFormat === 'json' ? new JsonSink(out, mode, viz) : new XlsxSink(out, viz);
-  const signal = request.signal ?? new AbortController().signal;
-  let outcome: Outcome;
-  try {
-    const prepared = await prepareQuery(ctx, request);
-    outcome = await executeInto(ctx, prepared, sink, signal, started, t0, false);
-    record(ctx, request, prepared, started, t0, outcome);
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const failed = failure(error, null, request, started, Math.round(performance.now() - t0), safeJsonQuery(request.query));
-    await sink.fail(failed).catch(() => {});
-    outcome = { status: 'failed', rowCount: 0, error: failed.error };
-    record(ctx, request, null, started, t0, outcome);
-  }
-  if (whole === null && out.hasStarted) await ended;
-  const body = whole !== null ? Buffer.from(whole as string, 'utf8') : Buffer.concat(chunks);
-  return { status: outcome.status, body, rowCount: outcome.rowCount, error: outcome.error };
+  return {
+    open: { sink, signal: request.signal ?? new AbortController().signal, started: () => out.hasStarted, done: () => {} },
+    async body() {
+      if (whole === null && out.hasStarted) await ended;
+      return whole !== null ? Buffer.from(whole as string, 'utf8') : Buffer.concat(chunks);
+    },
+  };
 }
 
 /** The SQL a query compiles to, for people: `{query, params: null}` (values inlined as escaped literals). */

@@ -1,6 +1,7 @@
 // The one entry point: a card's display, settings and result → what to draw. Chooses as Metabase's static
 // renderer does — no rows (or one null) is "No results"; one column × one row is a scalar (except progress and
-// gauge); named displays get their builder; anything unknown (maps, pivot, object detail…) or that its builder
+// gauge); a line/area/bar/combo card with other cards overlaid is one chart of all their series; named displays
+// get their builder; anything unknown (maps, pivot, object detail…) or that its builder
 // can't draw (too few columns, no number to plot…) becomes a table. Never throws for odd input.
 
 import { vizContext, type VizContext } from './context.js';
@@ -14,6 +15,7 @@ import { describeFunnel } from './charts/funnel.js';
 import { describeScatter } from './charts/scatter.js';
 import { describeWaterfall } from './charts/waterfall.js';
 import { describeTable } from './table.js';
+import { combinedSeriesInput } from './charts/multi-series.js';
 import type { DescribeOptions, Visualization, VisualizationInput } from './types.js';
 
 type Builder = (ctx: VizContext) => Visualization | null;
@@ -42,7 +44,16 @@ function isEmpty(rows: unknown[][]): boolean {
   return rows.length === 0 || (rows.length === 1 && rows[0].length === 1 && (rows[0][0] === null || rows[0][0] === undefined));
 }
 
-export function describeVisualization(input: VisualizationInput, options: DescribeOptions): Visualization {
+function withSeries(input: VisualizationInput, options: DescribeOptions): VisualizationInput {
+  try {
+    return combinedSeriesInput(input, options) ?? input;
+  } catch {
+    return input; // series too odd to overlay: the card alone
+  }
+}
+
+export function describeVisualization(given: VisualizationInput, options: DescribeOptions): Visualization {
+  const input = withSeries(given, options);
   const rows = Array.isArray(input.rows) ? input.rows.filter(Array.isArray) : [];
   const cols = Array.isArray(input.cols) ? input.cols.filter((c) => !!c && typeof c === 'object') : [];
   const settings = input.settings && typeof input.settings === 'object' ? input.settings : {};

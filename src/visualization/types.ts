@@ -16,6 +16,18 @@ export interface VisualizationInput {
   settings: VisualizationSettings;
   cols: Array<Record<string, unknown>>;
   rows: unknown[][];
+  /** The card's name: what its series is called when other cards are overlaid on it. */
+  name?: string;
+  /** Other cards overlaid on this one's chart (a dashcard's `series`), in order, each with its own result. */
+  series?: SeriesCardInput[];
+}
+
+export interface SeriesCardInput {
+  name: string;
+  display: string;
+  settings: VisualizationSettings;
+  cols: Array<Record<string, unknown>>;
+  rows: unknown[][];
 }
 
 export interface DescribeOptions {

@@ -5,9 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { fontFiles } from '../../src/notify/render/font.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -66,6 +67,30 @@ test('a bundled caller finds render-worker.js beside its chunk and renders throu
     const run = runNode([join(dir, 'out', 'main.js')]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.trim(), 'PNG 400');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A machine without DejaVu installed must still draw text: the fonts ship in resources/fonts and come first.
+test('charts are drawn with the DejaVu files shipped in resources/fonts, with their license beside them', () => {
+  const shipped = join(ROOT, 'resources/fonts');
+  assert.deepEqual(fontFiles(), { regular: join(shipped, 'DejaVuSans.ttf'), bold: join(shipped, 'DejaVuSans-Bold.ttf') });
+  assert.ok(existsSync(join(shipped, 'LICENSE')));
+});
+
+test('a bundle laid out like dist/ (resources/ beside it) finds the shipped fonts', async () => {
+  const dir = join(ROOT, '.tmp', `render-fonts-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    symlinkSync(join(ROOT, 'resources'), join(dir, 'resources'));
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, `import { fontFiles } from ${JSON.stringify(join(ROOT, 'src/notify/render/font.ts'))}; console.log(JSON.stringify(fontFiles()));`);
+    await build({ entryPoints: [{ in: entry, out: 'main' }], outdir: join(dir, 'dist'), bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
+    const run = runNode([join(dir, 'dist', 'main.js')]);
+    assert.equal(run.status, 0, run.stderr);
+    const files = JSON.parse(run.stdout);
+    assert.deepEqual(files, { regular: join(dir, 'resources/fonts/DejaVuSans.ttf'), bold: join(dir, 'resources/fonts/DejaVuSans-Bold.ttf') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -35,7 +35,7 @@ const byCategory: Pick<VisualizationInput, 'cols' | 'rows'> = {
   ],
 };
 
-function chart(display: string, settings: Record<string, unknown> = {}, input = monthly): ChartVisualization & { option: any } {
+function chart(display: string, settings: Record<string, unknown> = {}, input: Omit<VisualizationInput, 'display' | 'settings'> = monthly): ChartVisualization & { option: any } {
   const viz = describeVisualization({ display, settings, ...input }, OPTIONS);
   assert.equal(viz.kind, 'chart', `${display}: ${JSON.stringify(viz).slice(0, 200)}`);
   return viz as ChartVisualization & { option: any };
@@ -341,4 +341,43 @@ test('scatter: points against a number axis, sized by scatter.bubble', () => {
   assert.ok(option.series[0].symbolSize([10, 4.5, 100]) > option.series[0].symbolSize([10, 2, 25]));
   assert.equal(option.xAxis.name, 'Price');
   assert.equal(option.yAxis.name, 'Rating');
+});
+
+test('a card with other cards overlaid (a dashcard\'s series) is one chart: every card a series, on one x axis', () => {
+  const revenue = {
+    name: 'Revenue',
+    display: 'line',
+    settings: {},
+    cols: [CREATED_AT_MONTH, { name: 'sum', display_name: 'Sum of Total', base_type: 'type/Float', source: 'aggregation' }],
+    rows: [[month(4), 400], [month(2), 200]],
+  };
+  const { option } = chart('bar', { 'graph.metrics': ['count'], series_settings: { Revenue: { color: '#123456' } } }, {
+    ...monthly,
+    name: 'Orders',
+    series: [revenue],
+  });
+  assert.deepEqual(option.xAxis.data, ['Jan 2024', 'Feb 2024', 'Mar 2024', 'Apr 2024']);
+  assert.deepEqual(option.series.map((s: any) => [s.type, s.name, s.data]), [
+    ['bar', 'Orders', [10, 20, 30, null]],
+    ['line', 'Revenue', [null, 200, null, 400]],
+  ]);
+  assert.equal(option.series[1].color, '#123456');
+  assert.notEqual(option.legend.show, false);
+  assert.equal(option.xAxis.name, 'Created At: Month');
+});
+
+test('overlaid cards: several metrics are "card: metric", a card with a breakout is left out, non-charts ignore series', () => {
+  const other = { name: 'Other', display: 'bar', settings: {}, ...monthly };
+  const { option } = chart('line', {}, { ...monthly, name: 'Main', series: [other, { name: 'Split', display: 'bar', settings: {}, ...byCategory }] });
+  assert.deepEqual(option.series.map((s: any) => [s.type, s.name]), [
+    ['line', 'Main: Count'],
+    ['line', 'Main: Sum of Total'],
+    ['bar', 'Other: Count'],
+    ['bar', 'Other: Sum of Total'],
+  ]);
+  const alone = describeVisualization({ display: 'table', settings: {}, ...monthly, name: 'T', series: [other] }, OPTIONS);
+  assert.equal(alone.kind, 'table');
+  assert.equal((alone as any).columns.length, 3);
+  const odd = describeVisualization({ display: 'line', settings: {}, ...monthly, name: 'M', series: [{ name: 'x', display: 'line', settings: {}, cols: 7, rows: null } as any] }, OPTIONS) as any;
+  assert.equal(odd.option.series.length, 2, 'an unusable series leaves the card alone');
 });

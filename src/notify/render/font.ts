@@ -1,19 +1,26 @@
 // The font every PNG is drawn with, named explicitly so output is the same on every machine (resvg draws no text
-// without one, and system fonts differ): DejaVu Sans, regular and bold. QUARRY_RENDER_FONT_DIR points elsewhere;
-// the directory must hold DejaVuSans.ttf and DejaVuSans-Bold.ttf. Widths are read from the font's own tables
+// without one, and system fonts differ): DejaVu Sans, regular and bold, shipped in resources/fonts (the system's copy
+// is only a fallback). QUARRY_RENDER_FONT_DIR points elsewhere; the directory must hold DejaVuSans.ttf and
+// DejaVuSans-Bold.ttf. Widths are read from the font's own tables
 // (cmap + hmtx) so that ECharts' layout and our table columns measure text exactly as resvg will draw it.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { shippedResource } from '../../util/resources.js';
 
 export const FONT_FAMILY = 'DejaVu Sans';
 
-const CANDIDATE_DIRS = [
+const SYSTEM_DIRS = [
   '/usr/share/fonts/truetype/dejavu', // Debian, Ubuntu
   '/usr/share/fonts/dejavu-sans-fonts', // Fedora, RHEL
   '/usr/share/fonts/TTF', // Arch
   '/usr/share/fonts/dejavu', // Alpine
 ];
+
+function candidateDirs(): string[] {
+  const shipped = shippedResource('fonts/DejaVuSans.ttf');
+  return shipped === null ? SYSTEM_DIRS : [dirname(shipped), ...SYSTEM_DIRS];
+}
 
 export interface FontFiles {
   regular: string;
@@ -24,7 +31,7 @@ let located: FontFiles | null = null;
 
 export function fontFiles(): FontFiles {
   if (located) return located;
-  const dirs = process.env.QUARRY_RENDER_FONT_DIR ? [process.env.QUARRY_RENDER_FONT_DIR] : CANDIDATE_DIRS;
+  const dirs = process.env.QUARRY_RENDER_FONT_DIR ? [process.env.QUARRY_RENDER_FONT_DIR] : candidateDirs();
   for (const dir of dirs) {
     const regular = join(dir, 'DejaVuSans.ttf');
     const bold = join(dir, 'DejaVuSans-Bold.ttf');

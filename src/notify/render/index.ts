@@ -15,7 +15,7 @@ function renderPool(): RenderPool {
   return pool;
 }
 
-function settingsOf(card: RenderableCard): Record<string, unknown> {
+function settingsOf(card: Pick<RenderableCard, 'visualization_settings'>): Record<string, unknown> {
   const settings: unknown = card?.visualization_settings;
   if (typeof settings === 'string') {
     // A card row straight from the app DB keeps its settings as JSON text.
@@ -29,11 +29,20 @@ function settingsOf(card: RenderableCard): Record<string, unknown> {
   return settings && typeof settings === 'object' ? (settings as Record<string, unknown>) : {};
 }
 
+function cardFields(card: Omit<RenderableCard, 'series'>) {
+  return { name: String(card?.name ?? ''), display: String(card?.display ?? 'table'), visualization_settings: settingsOf(card) };
+}
+
+function resultFields(result: RenderableResult) {
+  return { cols: Array.isArray(result?.cols) ? result.cols : [], rows: Array.isArray(result?.rows) ? result.rows : [] };
+}
+
 /** Only what rendering reads crosses to the worker (a full card or result carries much more, not all cloneable). */
 function payload(card: RenderableCard, result: RenderableResult, options: RenderOptions & { imageMode?: string }) {
+  const series = Array.isArray(card?.series) ? card.series.map((s) => ({ card: cardFields(s?.card), result: resultFields(s?.result) })) : [];
   return {
-    card: { name: String(card?.name ?? ''), display: String(card?.display ?? 'table'), visualization_settings: settingsOf(card) },
-    result: { cols: Array.isArray(result?.cols) ? result.cols : [], rows: Array.isArray(result?.rows) ? result.rows : [] },
+    card: { ...cardFields(card), series },
+    result: resultFields(result),
     options: {
       timezone: options?.timezone,
       width: options?.width,

@@ -16,7 +16,14 @@ function pixelWidth(options: RenderOptions): number {
 function inputs(card: RenderableCard, result: RenderableResult, options: RenderOptions): [VisualizationInput, DescribeOptions] {
   const settings = card.visualization_settings && typeof card.visualization_settings === 'object' ? card.visualization_settings : {};
   return [
-    { display: typeof card.display === 'string' ? card.display : 'table', settings, cols: result?.cols ?? [], rows: result?.rows ?? [] },
+    {
+      display: typeof card.display === 'string' ? card.display : 'table',
+      settings,
+      cols: result?.cols ?? [],
+      rows: result?.rows ?? [],
+      name: card.name,
+      series: (card.series ?? []).map((s) => ({ name: s.card.name, display: s.card.display, settings: s.card.visualization_settings, cols: s.result.cols, rows: s.result.rows })),
+    },
     {
       timezone: options.timezone || 'UTC',
       width: layoutWidth(pixelWidth(options)),

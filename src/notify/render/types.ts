@@ -4,6 +4,8 @@ export interface RenderableCard {
   name: string;
   display: string;
   visualization_settings: Record<string, unknown>;
+  /** Other cards overlaid on this one's chart (a dashcard's `series`), each with its result. */
+  series?: Array<{ card: Omit<RenderableCard, 'series'>; result: RenderableResult }>;
 }
 
 /** `result.data` of runQueryToMemory (src/query). */

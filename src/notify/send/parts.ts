@@ -2,7 +2,9 @@
 // dashboard's current dashcards in layout order (tab, row, column) — cards run with the subscription's filter values
 // (else the filters' defaults) and text cards as they are. Every query goes through the normal pipeline as the
 // subscription's creator, with the API's row limits, so nobody receives data its owner can't see; a card that fails
-// (or that the creator may no longer read) becomes a placeholder instead of stopping the send.
+// (or that the creator may no longer read) becomes a placeholder instead of stopping the send. A dashcard's series
+// (other cards overlaid on its chart) run the same way, with the filter values mapped to them; one that fails or
+// that the creator may not read is left off the chart.
 
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../http/caller.js';
@@ -11,20 +13,21 @@ import { collectionAccess, type CollectionAccess } from '../../permissions/colle
 import { bool, parseJson } from '../../appdb/portable.js';
 import { cardsByIds, datasetQueryOf, modelMetadataOf, type CardRow } from '../../cards/store.js';
 import { cardRunParameters } from '../../cards/run.js';
-import { dashcardsOf, findDashboard, parametersOf as dashboardParametersOf, tabsOf, vizSettingsOf, type DashboardRow, type DashcardRow } from '../../dashboards/store.js';
+import { dashcardsOf, findDashboard, parametersOf as dashboardParametersOf, seriesOf, tabsOf, vizSettingsOf, type DashboardRow, type DashcardRow } from '../../dashboards/store.js';
 import { dashcardQueryParameters } from '../../dashboards/parameters.js';
 import { runParameters } from '../../dashboards/dashcard-query.js';
-import { runQueryToMemory, runQueryToFile, type QueryResult } from '../../query/index.js';
+import { runQueryToMemory, runQueryToFile, runPivotQueryToFile, type QueryResult } from '../../query/index.js';
 import { errorMessage } from '../../tasks/history.js';
 import type { LoadedPulse } from '../store.js';
+import type { RenderableCard } from '../render/index.js';
 
 type Obj = Record<string, unknown>;
 
 export interface CardPart {
   kind: 'card';
   card: CardRow;
-  /** The card as drawn: its visualization settings with the dashcard's laid over them. */
-  renderable: { name: string; display: string; visualization_settings: Obj };
+  /** The card as drawn: its visualization settings with the dashcard's laid over them (and, once run, its series). */
+  renderable: RenderableCard;
   /** The title shown (a dashcard's `card.title` override, else the card's name). */
   title: string;
   description: string | null;
@@ -35,8 +38,12 @@ export interface CardPart {
   includeCsv: boolean;
   includeXls: boolean;
   formatRows: boolean;
+  /** Attach a pivot card's files as the pivot table it shows (`pivot_results`), not as its result rows. */
+  pivotResults: boolean;
   /** The parameters the card ran with (for attachments). */
   parameters: Obj[];
+  /** Cards overlaid on this one's chart (a dashcard's series), with the parameters each runs with. */
+  series: Array<{ card: CardRow; parameters: Obj[] }>;
 }
 
 export interface TextPart {
@@ -74,6 +81,21 @@ export function filterValues(dashboard: DashboardRow, pulseParameters: Obj[]): S
     });
 }
 
+/** One saved card's query as the creator, for a send (context `pulse`, the API's row limits). */
+function runSaved(ctx: AppContext, creator: Caller, card: CardRow, parameters: Obj[], dashboardId: number | null, signal?: AbortSignal): Promise<QueryResult> {
+  return runQueryToMemory(ctx, {
+    query: datasetQueryOf(card),
+    caller: creator,
+    context: 'pulse',
+    cardId: card.id,
+    dashboardId,
+    parameters,
+    savedParameterTargets: true,
+    modelMetadata: modelMetadataOf(card),
+    signal,
+  });
+}
+
 async function runCard(ctx: AppContext, creator: Caller, access: CollectionAccess, part: CardPart, dashboardId: number | null, signal?: AbortSignal): Promise<void> {
   // the engine trusts a saved card's own query to whoever may read the card: that check is ours
   if (!access.canRead(part.card.collection_id)) {
@@ -81,22 +103,30 @@ async function runCard(ctx: AppContext, creator: Caller, access: CollectionAcces
     return;
   }
   try {
-    part.result = await runQueryToMemory(ctx, {
-      query: datasetQueryOf(part.card),
-      caller: creator,
-      context: 'pulse',
-      cardId: part.card.id,
-      dashboardId,
-      parameters: part.parameters,
-      savedParameterTargets: true,
-      modelMetadata: modelMetadataOf(part.card),
-      signal,
-    });
+    part.result = await runSaved(ctx, creator, part.card, part.parameters, dashboardId, signal);
     if (part.result.status !== 'completed') part.error = String(part.result.error ?? 'The query failed.');
   } catch (error) {
     part.result = null;
     part.error = error instanceof ApiError ? `The subscription's owner may not run this question (${error.message}).` : errorMessage(error);
   }
+  if (part.result?.status === 'completed' && part.series.length > 0) await runSeries(ctx, creator, access, part, dashboardId, signal);
+}
+
+/** The overlaid cards' results, in order, onto the part's renderable; those that can't be shown are left off. */
+async function runSeries(ctx: AppContext, creator: Caller, access: CollectionAccess, part: CardPart, dashboardId: number | null, signal?: AbortSignal): Promise<void> {
+  const drawn: NonNullable<RenderableCard['series']> = [];
+  for (const { card, parameters } of part.series) {
+    if (!access.canRead(card.collection_id)) continue;
+    try {
+      const result = await runSaved(ctx, creator, card, parameters, dashboardId, signal);
+      if (result.status !== 'completed') continue;
+      const settings = parseJson<Obj>(card.visualization_settings, {});
+      drawn.push({ card: { name: card.name, display: card.display, visualization_settings: settings }, result: result.data });
+    } catch (error) {
+      ctx.log.debug({ err: error, card: card.id }, 'a series card of a dashcard could not run');
+    }
+  }
+  part.renderable = { ...part.renderable, series: drawn };
 }
 
 /** Runs `work` over `items`, a few at a time. */
@@ -108,7 +138,13 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(lanes);
 }
 
-function cardPart(card: CardRow, ref: { include_csv: boolean; include_xls: boolean; format_rows: boolean } | null, dashcard: DashcardRow | null, parameters: Obj[]): CardPart {
+function cardPart(
+  card: CardRow,
+  ref: { include_csv: boolean; include_xls: boolean; format_rows: boolean; pivot_results: boolean } | null,
+  dashcard: DashcardRow | null,
+  parameters: Obj[],
+  series: CardPart['series'] = [],
+): CardPart {
   const overrides = dashcard ? vizSettingsOf(dashcard) : {};
   const settings = { ...parseJson<Obj>(card.visualization_settings, {}), ...overrides };
   const title = typeof overrides['card.title'] === 'string' && overrides['card.title'] ? (overrides['card.title'] as string) : card.name;
@@ -125,14 +161,16 @@ function cardPart(card: CardRow, ref: { include_csv: boolean; include_xls: boole
     includeCsv: ref?.include_csv ?? false,
     includeXls: ref?.include_xls ?? false,
     formatRows: ref?.format_rows ?? true,
+    pivotResults: ref?.pivot_results ?? false,
     parameters,
+    series,
   };
 }
 
 /** Gathers and runs everything a send of this pulse shows. */
 export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creator: Caller, signal?: AbortSignal): Promise<SendContent> {
   const access = await collectionAccess(ctx, creator);
-  const refs = loaded.cards.map((c) => ({ ...c, include_csv: bool(c.include_csv), include_xls: bool(c.include_xls), format_rows: bool(c.format_rows) }));
+  const refs = loaded.cards.map((c) => ({ ...c, include_csv: bool(c.include_csv), include_xls: bool(c.include_xls), format_rows: bool(c.format_rows), pivot_results: bool(c.pivot_results) }));
   const dashboardId = loaded.pulse.dashboard_id;
   if (dashboardId === null) {
     const cards = await cardsByIds(ctx.db, refs.map((r) => r.card_id));
@@ -152,7 +190,9 @@ export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creato
   const requested = filters.filter((f) => f.value !== null && f.value !== undefined).map((f) => ({ id: f.id, value: f.value }));
   const definitions = dashboardParametersOf(dashboard);
   const [dashcards, tabs] = await Promise.all([dashcardsOf(ctx.db, [dashboardId]), tabsOf(ctx.db, [dashboardId])]);
-  const cards = await cardsByIds(ctx.db, dashcards.map((d) => d.card_id).filter((id): id is number => id !== null));
+  const seriesIds = await seriesOf(ctx.db, dashcards.map((d) => d.id));
+  const cardIds = [...dashcards.map((d) => d.card_id).filter((id): id is number => id !== null), ...[...seriesIds.values()].flat()];
+  const cards = await cardsByIds(ctx.db, [...new Set(cardIds)]);
   const refByDashcard = new Map(refs.filter((r) => r.dashboard_card_id !== null).map((r) => [r.dashboard_card_id!, r]));
   const tabPosition = new Map(tabs.map((t) => [t.id, t.position]));
   const ordered = [...dashcards].sort(
@@ -174,8 +214,12 @@ export async function gatherContent(ctx: AppContext, loaded: LoadedPulse, creato
     }
     const card = cards.get(dashcard.card_id);
     if (!card || bool(card.archived)) continue;
-    const mapped = dashcardQueryParameters(dashboardId, definitions, dashcard, card.id, requested);
-    parts.push(cardPart(card, refByDashcard.get(dashcard.id) ?? null, dashcard, runParameters(card, dashcard, mapped)));
+    const parametersFor = (target: CardRow) => runParameters(target, dashcard, dashcardQueryParameters(dashboardId, definitions, dashcard, target.id, requested));
+    const series = (seriesIds.get(dashcard.id) ?? [])
+      .map((id) => cards.get(id))
+      .filter((c): c is CardRow => c !== undefined && !bool(c.archived))
+      .map((c) => ({ card: c, parameters: parametersFor(c) }));
+    parts.push(cardPart(card, refByDashcard.get(dashcard.id) ?? null, dashcard, parametersFor(card), series));
   }
   const cardParts = parts.filter((p): p is CardPart => p.kind === 'card');
   await eachLimited(cardParts, QUERY_CONCURRENCY, (p) => runCard(ctx, creator, access, p, dashboardId, signal));
@@ -199,7 +243,8 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /**
  * CSV and XLSX files of the cards that ask for them and have rows: the card run again as a download (the download
- * limits and the creator's download permissions apply; a creator who may not download gets no file).
+ * limits and the creator's download permissions apply; a creator who may not download gets no file). A pivot card
+ * with `pivot_results` attaches the pivot table it shows (rows, columns, subtotals), as its pivoted download does.
  */
 export async function attachmentsOf(ctx: AppContext, creator: Caller, content: SendContent, stamp: string, signal?: AbortSignal): Promise<FileAttachment[]> {
   const out: FileAttachment[] = [];
@@ -207,7 +252,8 @@ export async function attachmentsOf(ctx: AppContext, creator: Caller, content: S
     if (part.kind !== 'card' || isEmptyResult(part.result) || (!part.includeCsv && !part.includeXls)) continue;
     for (const format of [part.includeCsv ? 'csv' : null, part.includeXls ? 'xlsx' : null].filter((f): f is 'csv' | 'xlsx' => f !== null)) {
       try {
-        const file = await runQueryToFile(ctx, {
+        const run = part.pivotResults && part.card.display === 'pivot' ? runPivotQueryToFile : runQueryToFile;
+        const file = await run(ctx, {
           query: datasetQueryOf(part.card),
           caller: creator,
           context: `${format}-download`,

@@ -58,7 +58,8 @@ export function defaultAxes(ctx: VizContext): { dimensions: number[]; metrics: n
   return { dimensions: chosen, metrics };
 }
 
-function axesOf(ctx: VizContext): { dimensions: number[]; metrics: number[] } | null {
+/** The chart's x column(s) (a second one splits the one metric into series) and its metric columns, or null. */
+export function chartAxes(ctx: VizContext): { dimensions: number[]; metrics: number[] } | null {
   const defaults = defaultAxes(ctx);
   const dimensions = namedColumns(ctx.cols, ctx.settings['graph.dimensions']) ?? defaults?.dimensions;
   const metrics = namedColumns(ctx.cols, ctx.settings['graph.metrics']) ?? defaults?.metrics;
@@ -146,7 +147,7 @@ function xAxisOf(ctx: VizContext, dimension: number): XAxis {
 }
 
 export function cartesianData(ctx: VizContext, defaultDisplay: (index: number) => string): CartesianData | null {
-  const axes = axesOf(ctx);
+  const axes = chartAxes(ctx);
   if (!axes || ctx.rows.length === 0) return null;
   const [dimension, breakout = null] = axes.dimensions;
   const axis = xAxisOf(ctx, dimension);
