@@ -7,8 +7,11 @@
 //
 // Running a card belongs to the cards module: it registers the runner here (src/cards/cache-refresh.ts).
 
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { parseJson } from '../appdb/portable.js';
+import { withLease } from '../tasks/lease.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { strategyOfRow, UNIT_MS } from './strategy.js';
 
 export interface RefreshRecipe {
@@ -68,14 +71,24 @@ export async function recipesFor(ctx: AppContext, target: RefreshTarget): Promis
   return out;
 }
 
-/** Runs the recipes one after another (so a refresh never floods the database); returns how many ran. */
+const RERUN_LEASE_MS = 10 * 60_000;
+
+/** The lease a rerun holds, so the same result is not run again twice at once (by two instances, or two triggers). */
+export function rerunLeaseKey(recipe: RefreshRecipe): string {
+  return `cache-refresh:${createHash('sha256').update(canonicalJson(recipe)).digest('hex')}`;
+}
+
+/**
+ * Runs the recipes one after another (so a refresh never floods the database); returns how many ran. A recipe
+ * another run is rerunning right now (here or on another instance) is skipped: that run stores the fresh result.
+ */
 export async function runRefreshes(ctx: AppContext, recipes: RefreshRecipe[]): Promise<number> {
-  if (!refresher) return 0;
+  const run = refresher;
+  if (!run) return 0;
   let ran = 0;
   for (const recipe of recipes) {
     try {
-      await refresher(ctx, recipe);
-      ran += 1;
+      if ((await withLease(ctx, rerunLeaseKey(recipe), RERUN_LEASE_MS, () => run(ctx, recipe))).ran) ran += 1;
     } catch (error) {
       ctx.log.warn({ err: error, card: recipe.card_id }, 'refreshing a cached result failed');
     }

@@ -29,6 +29,12 @@ export function probeMessage(failure: ProbeFailure, schema: string): string {
   }
 }
 
+/** How a table is built: the session time zone of the build (a live run's), a statement timeout. */
+export interface BuildOptions {
+  timezone?: string | null;
+  timeoutMs?: number;
+}
+
 export interface CacheInfo {
   instanceUuid: string;
   instanceName: string;
@@ -52,8 +58,8 @@ export class PersistDdl {
     return `${this.q(this.schema)}.${this.q(table)}`;
   }
 
-  private run<T>(work: (session: WriteSession) => Promise<T>, timeoutMs?: number): Promise<T> {
-    return this.connection.transaction!(work, timeoutMs ? { timeoutMs } : undefined);
+  private run<T>(work: (session: WriteSession) => Promise<T>, options?: BuildOptions): Promise<T> {
+    return this.connection.transaction!(work, options);
   }
 
   /** Creates Quarry's schema (and its `cache_info` table, Metabase's key/value record of who owns it) if missing. */
@@ -113,12 +119,12 @@ export class PersistDdl {
    * Builds `table` from `selectSql` under a temporary name, then swaps it in for the current one in one atomic step.
    * Returns the number of rows in the new table.
    */
-  async replaceTable(table: string, selectSql: string, timeoutMs?: number): Promise<number> {
+  async replaceTable(table: string, selectSql: string, options?: BuildOptions): Promise<number> {
     const building = `${table}__new`;
     await this.run(async (s) => {
       await s.run(`DROP TABLE IF EXISTS ${this.qualified(building)}`, []);
       await s.run(`CREATE TABLE ${this.qualified(building)} AS ${selectSql}`, []);
-    }, timeoutMs);
+    }, options);
     const counted = await this.run((s) => s.run(`SELECT COUNT(*) AS ${this.q('n')} FROM ${this.qualified(building)}`, []));
     if (this.engine === 'mysql') {
       const old = `${table}__old`;

@@ -1,11 +1,12 @@
 // Tells the query engine which models to read from their tables (src/query/persisted.ts): a model whose row is
-// active, whose table was built from the model's current query (query hash) and current columns (definition), in
-// a database that still has persistence on, with persistence on for the site. Anything else runs live — so editing
-// a model's query falls back to live queries until the next refresh.
+// active, whose table was built from the model's current query in the current report time zone (query hash) and
+// current columns (definition), in a database that still has persistence on, with persistence on for the site.
+// Anything else runs live — so editing a model's query, or the report time zone, falls back to live queries until
+// the next refresh.
 
 import type { AppContext } from '../context.js';
 import { parseJson } from '../appdb/portable.js';
-import { registerPersistedModelSource, type PersistedModel } from '../query/index.js';
+import { querySettings, registerPersistedModelSource, type PersistedModel } from '../query/index.js';
 import { datasetQueryHash, definitionOf, isActive, type Definition } from './store.js';
 import { schemaName } from './naming.js';
 import { siteUuid } from './site.js';
@@ -22,12 +23,13 @@ registerPersistedModelSource(async (ctx: AppContext, models) => {
     .where('persisted_info.state', 'in', READABLE_STATES)
     .execute();
   const uuid = await siteUuid(ctx);
+  const { reportTimezone } = await querySettings(ctx);
   const out = new Map<number, PersistedModel>();
   for (const row of rows) {
     const model = models.find((m) => m.id === row.card_id);
     if (!model || !isActive(row) || row.database_id !== model.database_id) continue;
     if (!parseJson<Record<string, unknown>>(row.settings, {})['persist-models-enabled']) continue;
-    if (row.query_hash !== datasetQueryHash(model.dataset_query)) continue;
+    if (row.query_hash !== datasetQueryHash(model.dataset_query, reportTimezone)) continue;
     const built = parseJson<Definition | null>(row.definition, null);
     const current = definitionOf({ id: model.id, name: model.name, result_metadata: JSON.stringify(model.result_metadata ?? []) });
     const names = (d: Definition | null) => (d?.['field-definitions'] ?? []).map((f) => f['field-name']).join('\u0000');

@@ -40,7 +40,6 @@ async function refreshHeld(ctx: AppContext, rowId: number): Promise<RefreshOutco
   const database = await loadDatabaseRow(ctx, row.database_id);
   if (!database || !enginePersists(database.engine) || !databasePersists(database)) return { status: 'skipped' };
   const definition = definitionOf(card);
-  const queryHash = datasetQueryHash(card.dataset_query);
   await ctx.db
     .updateTable('persisted_info')
     .set({ state: 'refreshing', refresh_begin: nowIso(), refresh_end: null, state_change_at: nowIso() })
@@ -59,9 +58,11 @@ async function refreshHeld(ctx: AppContext, rowId: number): Promise<RefreshOutco
     });
     const ddl = await warehouseDdl(ctx, database);
     await ddl.ensureSchema(await cacheInfo(ctx));
+    const queryHash = datasetQueryHash(card.dataset_query, prepared.settings.reportTimezone);
     const release = await acquireDatabaseSlot(ctx, database, 'persist-refresh');
     try {
-      await ddl.replaceTable(definition['table-name'], displaySql(prepared, false));
+      // in the session time zone a live run uses, so the table holds what a live run returns
+      await ddl.replaceTable(definition['table-name'], displaySql(prepared, false), { timezone: prepared.sessionTimezone });
     } finally {
       release();
     }

@@ -36,10 +36,14 @@ export interface Definition {
 }
 
 
-/** The hash of a card's stored query: a persisted table is used only while the model's query is the one it was built from. */
-export function datasetQueryHash(datasetQuery: string | unknown): string {
+/**
+ * The hash of a card's stored query and the report time zone its table is built in: a persisted table is used only
+ * while the model's query is the one it was built from, in the zone a live run would use (temporal values — dates
+ * cut from instants, rendered hours — depend on it).
+ */
+export function datasetQueryHash(datasetQuery: string | unknown, reportTimezone: string | null): string {
   const value = typeof datasetQuery === 'string' ? parseJson<unknown>(datasetQuery, null) : datasetQuery;
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return createHash('sha256').update(canonicalJson(reportTimezone ? { query: value, 'report-timezone': reportTimezone } : value)).digest('hex');
 }
 
 /** The table's columns, from the model's result_metadata (effective type, else base type). */

@@ -2,6 +2,7 @@
 // queries only through these; see README.md for the options and examples.
 
 import './settings.js';
+export { querySettings } from './settings.js';
 
 export { runQuery, runQueryToMemory, runQueryToFile, compileToNative, acquireDatabaseSlot, record as recordQueryExecution, type QueryResult, type ExportedFile } from './run.js';
 export { runPivotQuery, runPivotQueryToFile } from './pivot.js';

@@ -328,7 +328,9 @@ export class MysqlConnection implements DriverConnection {
         return run(sql, params);
       },
     };
+    const zone = options?.timezone ?? null;
     try {
+      if (zone) await this.setSessionZone(connection, zone);
       await plain('START TRANSACTION');
       const out = await work(session);
       await plain('COMMIT');
@@ -340,6 +342,8 @@ export class MysqlConnection implements DriverConnection {
       throw cancellation.translate(error);
     } finally {
       cancellation.dispose();
+      // back to the pool's UTC; a connection whose zone can't be reset is discarded rather than reused
+      if (zone && !broken && !cancellation.error) await plain("SET time_zone = '+00:00'").catch(() => (broken = true));
       if (broken || cancellation.error) connection.destroy();
       else connection.release();
     }

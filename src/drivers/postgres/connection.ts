@@ -216,6 +216,8 @@ export class PostgresConnection implements DriverConnection {
     };
     try {
       await client.query('BEGIN');
+      // the report time zone for this transaction only (is_local): COMMIT or ROLLBACK puts the connection back
+      if (options?.timezone) await client.query('SELECT set_config($1, $2, true)', ['TimeZone', options.timezone]);
       const out = await work(session);
       await client.query('COMMIT');
       return out;
