@@ -20,7 +20,7 @@ import { computeResultMetadata, mergeModelMetadata } from './result-metadata.js'
 import { serializeCard } from './card-revisions.js';
 import { cardsByIds, findCard, requireCard, resultMetadataOf, type CardRow } from './store.js';
 import { RESULT_CHANGING_FIELDS } from './cache-invalidation.js';
-import { checkEmbeddingEnabled } from '../embed/settings.js';
+import { embeddingChanges, checkEmbeddingChange } from '../embed/admin-keys.js';
 import { fitName, NAME_MAX } from '../util/fit.js';
 
 type Obj = Record<string, unknown>;
@@ -301,9 +301,8 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
   // what the card returns changed: results cached before now are stale
   if (RESULT_CHANGING_FIELDS.some((field) => field in changes)) changes.cache_invalidated_at = nowIso();
 
-  if ((has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) || (has('embedding_params') && input.embedding_params)) {
-    if (!caller.isSuperuser) throw forbidden();
-    await checkEmbeddingEnabled(ctx);
+  if (embeddingChanges(before, input, has)) {
+    await checkEmbeddingChange(ctx, caller.isSuperuser);
     if (has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined) {
       changes.enable_embedding = input.enable_embedding;
       if (input.enable_embedding && !before.initially_published_at) changes.initially_published_at = nowIso();

@@ -15,6 +15,7 @@ import { dashcardsOf, requireDashboard, tabsOf, type DashboardRow } from './stor
 import { applyLayout, checkLayoutEdits, type DashcardInput, type LayoutInput, type TabInput } from './layout.js';
 import { serializeDashboard } from './dashboard-revisions.js';
 import { checkEmbeddingEnabled } from '../embed/settings.js';
+import { embeddingChanges, checkEmbeddingChange } from '../embed/admin-keys.js';
 import { followDashboard } from './dashboard-questions.js';
 import { deleteDashboardRows } from './delete.js';
 import { shiftCollectionPositions } from '../collections/positions.js';
@@ -187,13 +188,7 @@ export async function updateDashboard(ctx: AppContext, caller: Caller, id: numbe
   const changes = columnChanges(before, input, present);
 
   if ('collection_id' in changes) await checkCollectionTarget(ctx, access, changes.collection_id as number | null);
-  const embeddingTouched =
-    (present.has('enable_embedding') && input.enable_embedding !== null && input.enable_embedding !== undefined && input.enable_embedding !== bool(before.enable_embedding)) ||
-    (present.has('embedding_params') && input.embedding_params !== null && input.embedding_params !== undefined);
-  if (embeddingTouched) {
-    if (!caller.isSuperuser) throw forbidden();
-    await checkEmbeddingEnabled(ctx);
-  }
+  if (embeddingChanges(before, input, (key) => present.has(key))) await checkEmbeddingChange(ctx, caller.isSuperuser);
   if (changes.archived === false) {
     const home = (changes.collection_id as number | null | undefined) ?? before.collection_id;
     if (home !== null) {

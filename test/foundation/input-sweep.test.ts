@@ -11,6 +11,7 @@ import type { Client } from '../helpers/client.js';
 import { listRoutes, fillPath, type RouteEntry } from '../helpers/routes.js';
 import { registerWarehouses, type Warehouse } from '../query/helpers/warehouses.js';
 import { schemaFilter } from '../../src/drivers/shared/schema-filters.js';
+import { UniqueNames } from '../../src/query/compile/names.js';
 
 /** Keys the API's bodies and query strings use (any route ignores the ones it doesn't take). */
 const KEYS = (
@@ -42,6 +43,8 @@ const BODIES: Record<string, () => unknown> = {
   unicode: () => everyKey('😀\u200b\ufeffé\u0301'),
   maps: () => everyKey({ a: { b: [1, { c: null }] } }),
   'nested lists': () => everyKey([[[[[['x']]]]]]),
+  // Each list under the cap, thousands of elements across them: nothing counts them all, so every walker must cope.
+  'many short lists': () => Object.fromEntries(LIST_KEYS.map((k) => [k, ids(20).map((i) => ids(20).map((j) => ['field', i * j, null]))])),
   empty: () => everyKey(''),
   nulls: () => everyKey(null),
 };
@@ -159,6 +162,17 @@ forEachAppDb('input sweep', (server) => {
     assert.deepEqual(r.body.data.rows, [[18760 - 2999]]);
   });
 
+  test('thousands of breakouts and aggregations of one column are named and compiled, then refused by the engine clearly', async () => {
+    const total = w.f('ORDERS', 'TOTAL');
+    for (const clause of ['breakout', 'aggregation'] as const) {
+      const items = Array.from({ length: 20_000 }, () => (clause === 'breakout' ? total : ['sum', total]));
+      const r = await admin.post('/api/dataset', w.mbql({ 'source-table': w.t('ORDERS'), [clause]: items }));
+      assert.equal(r.status, 202, clause);
+      assert.equal(r.body.status, 'failed', clause);
+      assert.equal(r.body.error, 'too many columns in result set', clause);
+    }
+  });
+
   test('schema filter patterns are matched without a regular expression that backtracks', () => {
     const only = (patterns: string) => schemaFilter({ 'schema-filters-type': 'inclusion', 'schema-filters-patterns': patterns } as never);
     assert.equal(only('pub*')('PUBLIC'), true);
@@ -198,4 +212,23 @@ forEachAppDb('input sweep', (server) => {
     assert.deepEqual(failures, []);
   });
 
+});
+
+test('a column name repeated n times is made unique in about n lookups, not n²', () => {
+  const names = new UniqueNames();
+  const has = Set.prototype.has;
+  let lookups = 0;
+  Set.prototype.has = function (this: Set<unknown>, value: unknown) {
+    lookups++;
+    return has.call(this, value);
+  };
+  const given: string[] = [];
+  try {
+    for (let i = 0; i < 5000; i++) given.push(names.next('TOTAL'));
+  } finally {
+    Set.prototype.has = has;
+  }
+  assert.deepEqual(given.slice(0, 3), ['TOTAL', 'TOTAL_2', 'TOTAL_3']);
+  assert.equal(given[4999], 'TOTAL_5000');
+  assert.ok(lookups <= 3 * 5000, `${lookups} lookups`);
 });

@@ -151,10 +151,9 @@ describe('query execution on PostgreSQL', () => {
       await new Promise((r) => setTimeout(r, 50));
       const b1 = run(b, 'b1');
       await new Promise((r) => setTimeout(r, 50));
-      // The queue holds 4: a2, a3, a4, b1 — a fifth waiting query is refused at once.
-      const started = Date.now();
+      // The queue holds 4: a2, a3, a4, b1 — a fifth waiting query is refused at once (a query that waited for a slot
+      // would have run and completed).
       const refused = await a.post('/api/dataset', sleep('a5'));
-      assert.ok(Date.now() - started < 1000, 'refused without waiting');
       assert.equal(refused.body.status, 'failed');
       assert.match(refused.body.error, /Too many queries are waiting to run/);
       await Promise.all([a1, b1, ...rest]);

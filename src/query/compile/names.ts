@@ -3,17 +3,22 @@
 
 export class UniqueNames {
   private readonly used = new Set<string>();
+  /** Per name, the suffix to try next: a name repeated n times costs n steps, not n² (thousands of breakouts). */
+  private readonly nextSuffix = new Map<string, number>();
 
   /** `name`, or `name_2`, `name_3`… when already taken (case-insensitively, as SQL aliases are). */
   next(name: string): string {
-    if (!this.used.has(name.toLowerCase())) {
-      this.used.add(name.toLowerCase());
+    const key = name.toLowerCase();
+    if (!this.used.has(key)) {
+      this.used.add(key);
       return name;
     }
-    for (let i = 2; ; i++) {
+    // Suffixes below the remembered one were all taken already, and taken names stay taken.
+    for (let i = this.nextSuffix.get(key) ?? 2; ; i++) {
       const candidate = `${name}_${i}`;
       if (!this.used.has(candidate.toLowerCase())) {
         this.used.add(candidate.toLowerCase());
+        this.nextSuffix.set(key, i + 1);
         return candidate;
       }
     }
