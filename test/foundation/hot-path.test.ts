@@ -8,23 +8,7 @@ import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../
 import { Client } from '../helpers/client.js';
 import { createCard, registerDatabase } from '../cards/fixtures.js';
 import { appDbEnvOf, spawnInstance } from '../helpers/instances.js';
-
-/** Counts the app-DB statements `ctx.db` runs while `work` runs. */
-async function countQueries(t: TestServer, work: () => Promise<unknown>): Promise<number> {
-  const executor = t.ctx.db.getExecutor() as { executeQuery: (...args: unknown[]) => Promise<unknown> };
-  const original = executor.executeQuery;
-  let n = 0;
-  executor.executeQuery = function (this: unknown, ...args: unknown[]) {
-    n++;
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return n;
-}
+import { countQueries } from '../helpers/query-count.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
