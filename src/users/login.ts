@@ -9,7 +9,7 @@ import { forgetVerified, recentlyVerified, rememberVerified } from './password-c
 import { createSession, deleteSession, deleteUserSessions, hashToken } from './sessions.js';
 import { checkThrottle, recordAttempt, LOGIN_BY_IP, LOGIN_BY_USERNAME, FORGOT_BY_EMAIL, FORGOT_BY_IP, RESET_BY_IP } from './throttle.js';
 import { findUserByEmail, findUser, assertValidPassword } from './users.js';
-import { invalidateCallerCache } from '../http/auth.js';
+import { forgetSessionCaller, invalidateCallerCache } from '../http/auth.js';
 import { MAX_INT } from '../http/schema.js';
 import { fitText } from '../util/fit.js';
 
@@ -139,5 +139,5 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
 
 export async function logout(ctx: AppContext, token: string | null): Promise<void> {
   if (!token || !(await deleteSession(ctx, token))) throw notFound();
-  invalidateCallerCache();
+  forgetSessionCaller(token);
 }

@@ -39,6 +39,17 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     assert.equal(burst, single, 'twenty concurrent misses cost what one does');
   });
 
+  test("another user's logout keeps this caller cached (it ends only that session)", async () => {
+    const { client } = await createUserClient(server(), admin);
+    const { client: other } = await createUserClient(server(), admin);
+    await sleep(1100);
+    const cold = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.equal((await other.delete('/api/session')).status, 204);
+    const afterLogout = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.ok(afterLogout < cold, `after another's logout: ${afterLogout} statements, cold: ${cold}`);
+    assert.equal((await other.get('/api/user/current')).status, 401, 'the logged-out session ends at once');
+  });
+
   test('changes made on this instance show at once', async () => {
     const { client, user, password } = await createUserClient(server(), admin);
     await client.get('/api/user/current');
