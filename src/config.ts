@@ -49,6 +49,8 @@ export interface Config {
   passwordComplexity: 'weak' | 'normal' | 'strong';
   passwordLength: number | null;
   disableSessionThrottle: boolean;
+  /** How long a password bcrypt accepted is remembered for repeat logins (QUARRY_PASSWORD_CACHE_SECONDS; 0: never). */
+  passwordCacheSeconds: number;
   loadSampleContent: boolean;
   encryptionSecretKey: string | null;
   /** The raw environment, for MB_<SETTING> overrides. */
@@ -282,6 +284,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     throw new ConfigurationError(`Unsupported MB_DB_TYPE "${dbType}": use sqlite, postgres or mysql`);
   }
+  const passwordCacheSeconds = intEnv(env, 'QUARRY_PASSWORD_CACHE_SECONDS', 300);
+  if (!Number.isInteger(passwordCacheSeconds) || passwordCacheSeconds < 0) {
+    throw new ConfigurationError(`QUARRY_PASSWORD_CACHE_SECONDS must be a whole number of seconds (0 disables), got "${env.QUARRY_PASSWORD_CACHE_SECONDS}"`);
+  }
   const complexity = (env.MB_PASSWORD_COMPLEXITY ?? 'normal').toLowerCase();
   return {
     host: env.MB_JETTY_HOST ?? 'localhost',
@@ -292,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordComplexity: complexity === 'weak' || complexity === 'strong' ? complexity : 'normal',
     passwordLength: env.MB_PASSWORD_LENGTH ? intEnv(env, 'MB_PASSWORD_LENGTH', 6) : null,
     disableSessionThrottle: boolEnv(env, 'MB_DISABLE_SESSION_THROTTLE', false),
+    passwordCacheSeconds,
     loadSampleContent: boolEnv(env, 'MB_LOAD_SAMPLE_CONTENT', true),
     encryptionSecretKey: env.MB_ENCRYPTION_SECRET_KEY || null,
     env,

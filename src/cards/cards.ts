@@ -205,7 +205,7 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
   await checkCanQuery(ctx, caller, input.dataset_query);
   const resultMetadata = input.result_metadata ?? (await computeResultMetadata(ctx, caller, input.dataset_query));
   const now = nowIso();
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     const cardId = await insertReturningId(trx, ctx.dialect, 'report_card', {
       entity_id: newEntityId(),
       name: input.name,
@@ -246,9 +246,10 @@ export async function createCard(ctx: AppContext, caller: Caller, input: CardInp
     const row = await requireCard(ctx, cardId, trx);
     await pushRevision(ctx, trx, { model: 'Card', modelId: cardId, userId: caller.user.id, object: serializeCard(row), isCreation: true });
     if (where.dashboardId !== null) await addToDashboard(ctx, trx, cardId, where.dashboardId, input.dashboard_tab_id ?? null);
-    return cardId;
+    return row;
   });
-  return cardJson(ctx, await collectionAccess(ctx, caller), await requireCard(ctx, id), { created: true });
+  // The row as read inside the transaction is the committed one (adding it to a dashboard doesn't change it).
+  return cardJson(ctx, access, row, { created: true });
 }
 
 /**

@@ -16,6 +16,8 @@ import { averageRunningTimes, flushExecutions } from '../query/index.js';
 export interface CardJsonOptions {
   /** Load `parameter_usage_count` (costs a scan of parameters; only for single-card reads). */
   parameterUsage?: boolean;
+  /** The cards were just made (ids are never reused): nothing has run them yet and only their own dashboard holds them. */
+  created?: boolean;
 }
 
 /** Can the caller curate this card (write access to its collection)? */
@@ -122,7 +124,7 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
   const [creators, collections, counts, edits, dashboards, uploads, usage] = await Promise.all([
     userInfos(ctx.db, rows.map((r) => r.creator_id)),
     hydrateCollections(ctx, access, rows.map((r) => r.collection_id).filter((id): id is number => id !== null)),
-    dashboardCounts(ctx, ids),
+    options.created ? Promise.resolve(new Map(rows.filter((r) => r.dashboard_id !== null).map((r) => [r.id, 1]))) : dashboardCounts(ctx, ids),
     lastEditInfo(ctx.db, 'Card', ids),
     dashboardsOf(ctx, rows.map((r) => r.dashboard_id).filter((id): id is number => id !== null)),
     uploadTables(ctx, rows.filter((r) => r.type === 'model' && r.table_id !== null).map((r) => r.table_id as number)),
@@ -130,8 +132,8 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
   ]);
   const [adhoc, averages, lastStarts, persisted] = await Promise.all([
     canRunAdhocQueries(ctx, access.caller, rows),
-    averageRunningTimes(ctx, ids),
-    lastQueryStarts(ctx, ids),
+    options.created ? Promise.resolve(new Map<number, number>()) : averageRunningTimes(ctx, ids),
+    options.created ? Promise.resolve(new Map<number, string>()) : lastQueryStarts(ctx, ids),
     persistedCardIds(ctx.db, rows.filter((r) => r.type === 'model').map((r) => r.id)),
   ]);
   return rows.map((row, i) => {
@@ -167,5 +169,5 @@ export async function cardsJson(ctx: AppContext, access: CollectionAccess, rows:
  * it yet (ids are never reused) and its `parameter_usage_count` is 0 without scanning every card's parameters.
  */
 export async function cardJson(ctx: AppContext, access: CollectionAccess, row: CardRow, options: { created?: boolean } = {}) {
-  return (await cardsJson(ctx, access, [row], { parameterUsage: !options.created }))[0];
+  return (await cardsJson(ctx, access, [row], { parameterUsage: !options.created, created: options.created }))[0];
 }

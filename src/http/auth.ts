@@ -26,6 +26,11 @@ export function invalidateCallerCache(): void {
   for (const fn of dependents) fn();
 }
 
+/** A logout: only that session's caller goes (the user, their groups and other sessions are unchanged). */
+export function forgetSessionCaller(token: string): void {
+  cache.delete(`s:${token}`);
+}
+
 export const SESSION_COOKIE = 'metabase.SESSION';
 
 export function sessionTokenOf(request: FastifyRequest): string | null {

@@ -47,6 +47,13 @@ export class ShortCache<V> {
     return promise;
   }
 
+  /** Drops one key; loads under way (for any key) are neither shared further nor stored, as with clear(). */
+  delete(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+    this.loading.clear();
+  }
+
   clear(): void {
     this.generation += 1;
     this.entries.clear();

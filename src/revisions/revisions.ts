@@ -51,7 +51,8 @@ interface PushRevision {
 
 /** Records a revision when the object differs from its last one; returns the new revision id (or null). */
 export async function pushRevision(ctx: AppContext, db: Db, input: PushRevision): Promise<number | null> {
-  const last = await db
+  // A creation is an entity's first revision (ids are never reused): there is nothing to compare with or prune.
+  const last = input.isCreation ? undefined : await db
     .selectFrom('revision')
     .select(['id', 'object'])
     .where('model', '=', input.model)
@@ -79,6 +80,7 @@ export async function pushRevision(ctx: AppContext, db: Db, input: PushRevision)
     .where('model_id', '=', input.modelId)
     .where('id', '!=', id)
     .execute();
+  if (input.isCreation) return id;
   const old = await db
     .selectFrom('revision')
     .select('id')

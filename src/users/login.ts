@@ -5,10 +5,11 @@ import type { AppContext } from '../context.js';
 import { ApiError, badRequest, fieldError, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso } from '../appdb/portable.js';
 import { verifyPassword, dummyPasswordCheck, hashPassword } from './passwords.js';
+import { forgetVerified, recentlyVerified, rememberVerified } from './password-cache.js';
 import { createSession, deleteSession, deleteUserSessions, hashToken } from './sessions.js';
 import { checkThrottle, recordAttempt, LOGIN_BY_IP, LOGIN_BY_USERNAME, FORGOT_BY_EMAIL, FORGOT_BY_IP, RESET_BY_IP } from './throttle.js';
 import { findUserByEmail, findUser, assertValidPassword } from './users.js';
-import { invalidateCallerCache } from '../http/auth.js';
+import { forgetSessionCaller, invalidateCallerCache } from '../http/auth.js';
 import { MAX_INT } from '../http/schema.js';
 import { fitText } from '../util/fit.js';
 
@@ -36,6 +37,14 @@ async function recordLogin(ctx: AppContext, userId: number, token: string, clien
   });
 }
 
+async function checkLoginPassword(ctx: AppContext, user: { id: number; password: string | null; password_salt: string | null }, password: string): Promise<boolean> {
+  const stored = user.password;
+  if (stored && recentlyVerified(ctx, user.id, stored, user.password_salt, password)) return true;
+  const valid = await verifyPassword(password, user.password_salt, stored);
+  if (valid && stored) rememberVerified(ctx, user.id, stored, user.password_salt, password);
+  return valid;
+}
+
 /** Logs a user in by email and password; returns a new session token. */
 export async function login(ctx: AppContext, username: string, password: string, client: ClientInfo): Promise<string> {
   if (!(await ctx.settings.getBoolean('enable-password-login'))) {
@@ -46,7 +55,7 @@ export async function login(ctx: AppContext, username: string, password: string,
   await checkThrottle(ctx, LOGIN_BY_IP, client.ip);
   const user = await findUserByEmail(ctx.db, email);
   const valid = user && user.type === 'personal'
-    ? await verifyPassword(password, user.password_salt, user.password)
+    ? await checkLoginPassword(ctx, user, password)
     : (await dummyPasswordCheck(password), false);
   if (!valid || !user) {
     await recordAttempt(ctx, LOGIN_BY_USERNAME, email);
@@ -123,11 +132,12 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
       .execute();
     await deleteUserSessions(trx, user.id);
   });
+  forgetVerified(ctx, user.id);
   invalidateCallerCache();
   return startSessionFor(ctx, user.id, client);
 }
 
 export async function logout(ctx: AppContext, token: string | null): Promise<void> {
   if (!token || !(await deleteSession(ctx, token))) throw notFound();
-  invalidateCallerCache();
+  forgetSessionCaller(token);
 }

@@ -20,6 +20,7 @@ import {
   setUserMemberships,
 } from './memberships.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { forgetVerified } from './password-cache.js';
 import { isTooLongPassword, isValidPassword, PASSWORD_MESSAGE, PASSWORD_TOO_LONG } from './password-policy.js';
 import { createSession, deleteUserSessions } from './sessions.js';
 import { fullUserJson, limitedUserJson, defaultUserJson, type UserRow } from './user-json.js';
@@ -298,6 +299,7 @@ export async function deactivateUser(ctx: AppContext, caller: Caller, id: number
     await trx.updateTable('core_user').set({ is_active: false, updated_at: nowIso() }).where('id', '=', id).execute();
     await deleteUserSessions(trx, id);
   });
+  forgetVerified(ctx, id);
   invalidateCallerCache();
   return { success: true };
 }
@@ -342,6 +344,7 @@ export async function changePassword(
     await deleteUserSessions(trx, id);
     return isSelf ? createSession(ctx, id, trx) : null;
   });
+  forgetVerified(ctx, id);
   invalidateCallerCache();
   return { sessionToken: token };
 }

@@ -8,23 +8,7 @@ import { forEachAppDb, setupAdmin, createUserClient, type TestServer } from '../
 import { Client } from '../helpers/client.js';
 import { createCard, registerDatabase } from '../cards/fixtures.js';
 import { appDbEnvOf, spawnInstance } from '../helpers/instances.js';
-
-/** Counts the app-DB statements `ctx.db` runs while `work` runs. */
-async function countQueries(t: TestServer, work: () => Promise<unknown>): Promise<number> {
-  const executor = t.ctx.db.getExecutor() as { executeQuery: (...args: unknown[]) => Promise<unknown> };
-  const original = executor.executeQuery;
-  let n = 0;
-  executor.executeQuery = function (this: unknown, ...args: unknown[]) {
-    n++;
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return n;
-}
+import { countQueries } from '../helpers/query-count.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -53,6 +37,17 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     const single = await countQueries(server(), () => client.get('/api/user/current'));
     assert.ok(single > 0);
     assert.equal(burst, single, 'twenty concurrent misses cost what one does');
+  });
+
+  test("another user's logout keeps this caller cached (it ends only that session)", async () => {
+    const { client } = await createUserClient(server(), admin);
+    const { client: other } = await createUserClient(server(), admin);
+    await sleep(1100);
+    const cold = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.equal((await other.delete('/api/session')).status, 204);
+    const afterLogout = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.ok(afterLogout < cold, `after another's logout: ${afterLogout} statements, cold: ${cold}`);
+    assert.equal((await other.get('/api/user/current')).status, 401, 'the logged-out session ends at once');
   });
 
   test('changes made on this instance show at once', async () => {
