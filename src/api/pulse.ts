@@ -9,6 +9,7 @@ import { previewCardHtml, previewCardInfo, previewCardPng, previewDashboardHtml 
 import { sendTestPulse } from '../notify/test-send.js';
 import { unsubscribeEmail } from '../notify/unsubscribe.js';
 import { CARDS_MESSAGE, CHANNELS_MESSAGE, isCardItem, isMapList } from '../notify/body-schemas.js';
+import { collectionPosition } from './card.js';
 
 const cards = s.check<Array<Record<string, unknown>>>(CARDS_MESSAGE, (v) => Array.isArray(v) && v.length > 0 && v.every(isCardItem));
 const channels = s.check<Array<Record<string, unknown>>>(CHANNELS_MESSAGE, isMapList);
@@ -33,7 +34,7 @@ export function pulseRoutes(r: Routes): void {
         channels,
         skip_if_empty: s.maybe(s.bool()),
         collection_id: s.maybe(s.posInt()),
-        collection_position: s.maybe(s.posInt()),
+        collection_position: s.maybe(collectionPosition),
         dashboard_id: s.maybe(s.posInt()),
         parameters,
       },
@@ -50,7 +51,7 @@ export function pulseRoutes(r: Routes): void {
         channels: s.maybe(channels),
         skip_if_empty: s.maybe(s.bool()),
         collection_id: s.maybe(s.posInt()),
-        collection_position: s.maybe(s.posInt()),
+        collection_position: s.maybe(collectionPosition),
         archived: s.maybe(s.bool()),
         dashboard_id: s.maybe(s.posInt()),
         parameters,

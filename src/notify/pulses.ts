@@ -4,6 +4,7 @@
 //   create: read access to every card; a dashboard subscription needs the dashboard readable and lives in its
 //           collection; any other pulse needs write access to its collection
 
+import { shiftCollectionPositions } from '../collections/positions.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
@@ -160,6 +161,7 @@ export async function createPulse(ctx: AppContext, caller: Caller, body: PulseBo
       dashboard_id: body.dashboard_id,
       parameters,
     });
+    if (body.collection_position) await shiftCollectionPositions(trx, 'pulse', collectionId, body.collection_position, pulseId);
     await writeCards(trx, pulseId, cards);
     await writeChannels(trx, ctx, pulseId, channels);
     return pulseId;
@@ -203,6 +205,10 @@ export async function updatePulse(ctx: AppContext, caller: Caller, id: number, b
   const channels = present.has('channels') && body.channels ? await parseChannels(ctx, caller, subscriptionChannels(body.channels)) : null;
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('pulse').set(changes).where('id', '=', id).execute();
+    if (typeof changes.collection_position === 'number') {
+      const home = 'collection_id' in changes ? (changes.collection_id as number | null) : pulse.collection_id;
+      await shiftCollectionPositions(trx, 'pulse', home, changes.collection_position, id);
+    }
     if (cards) await writeCards(trx, id, cards, loaded.cards);
     if (channels) await writeChannels(trx, ctx, id, channels, loaded.channels);
     // archiving turns every channel off; unarchiving turns them all back on
