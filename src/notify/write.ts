@@ -83,6 +83,14 @@ export async function parseChannels(ctx: AppContext, caller: Caller | null, item
   return out;
 }
 
+/**
+ * The channels of a new pulse: all new, whatever ids they carry (a body copied from a GET has the ids, `pulse_id`
+ * and timestamps of another pulse's channels; as in Metabase, only what a new channel may set is kept).
+ */
+export function asNewChannels(channels: ChannelInput[]): ChannelInput[] {
+  return channels.map((c) => ({ ...c, id: null }));
+}
+
 /** The card refs of a pulse body: entries without a card (dashboard text cards) are left out. */
 export function parseCards(items: Obj[]): CardRef[] {
   return items

@@ -201,4 +201,16 @@ forEachAppDb('/api/pulse', (server) => {
     assert.equal((await client.get('/api/pulse/form_input')).body.channels.http.configured, true);
     assert.equal((await server().anon.get('/api/pulse/form_input')).status, 401);
   });
+
+  test('a body copied from GET (channels with ids, pulse_id, timestamps) creates a new subscription with new channels', async () => {
+    const original = (await admin.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ id: adminId }, { email: 'copy@example.com' }])]))).body;
+    const copied = await admin.post('/api/pulse', { ...original, name: `${original.name} (copy)` });
+    assert.equal(copied.status, 200, copied.text);
+    assert.notEqual(copied.body.id, original.id);
+    assert.notEqual(copied.body.channels[0].id, original.channels[0].id);
+    assert.equal(copied.body.channels[0].pulse_id, copied.body.id);
+    assert.deepEqual(copied.body.channels[0].recipients.map((r: any) => r.id ?? r.email), [adminId, 'copy@example.com']);
+    // the original keeps its channel
+    assert.equal((await admin.get(`/api/pulse/${original.id}`)).body.channels[0].id, original.channels[0].id);
+  });
 });
