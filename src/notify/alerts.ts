@@ -12,7 +12,7 @@ import { cardsByIds, requireCard } from '../cards/store.js';
 import { rescheduleJobs } from '../tasks/scheduler.js';
 import { alertsJson, type Viewer } from './json.js';
 import { channelEmails, findPulse, isAlert, isArchived, loadPulses, type LoadedPulse } from './store.js';
-import { alertValues, insertPulse, parseChannels, writeCards, writeChannels, type CardRef, type ChannelInput } from './write.js';
+import { alertValues, asNewChannels, insertPulse, keepOwnCrons, parseChannels, writeCards, writeChannels, type CardRef, type ChannelInput } from './write.js';
 import { removeRecipient } from './unsubscribe.js';
 import { checkOwnRecipientsOnly } from './channel-rules.js';
 import { alertCreatedMails, alertRecipientsChangedMails, youUnsubscribedMail } from './alert-mail.js';
@@ -111,7 +111,7 @@ export async function createAlert(ctx: AppContext, caller: Caller, body: AlertBo
   const cardRef = alertCard(body.card, body.alert_condition);
   const card = await requireCard(ctx, cardRef.card_id);
   viewer.access.checkRead(card.collection_id);
-  const channels = await parseChannels(ctx, caller, body.channels);
+  const channels = asNewChannels(await parseChannels(ctx, caller, body.channels));
   checkOwnRecipientsOnly(caller, channels);
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(
@@ -154,7 +154,7 @@ export async function updateAlert(ctx: AppContext, caller: Caller, id: number, b
       viewer.access.checkWrite(card.collection_id);
     }
   }
-  const channels = present.has('channels') && body.channels ? await parseChannels(ctx, caller, body.channels) : null;
+  const channels = present.has('channels') && body.channels ? keepOwnCrons(await parseChannels(ctx, caller, body.channels), loaded.channels) : null;
   if (channels) checkOwnRecipientsOnly(caller, channels);
   const changes: Obj = { updated_at: nowIso() };
   if (body.alert_condition) changes.alert_condition = body.alert_condition;

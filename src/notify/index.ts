@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { schedulerOf } from '../tasks/scheduler.js';
 import { closeRenderer } from './render/index.js';
 import { registerPulseSends } from './send/scheduled.js';
+import './user-deactivation.js';
 
 export function startNotifications(ctx: AppContext): void {
   registerPulseSends(ctx);

@@ -15,7 +15,7 @@ import { readableDashboard } from '../dashboards/dashboards.js';
 import { rescheduleJobs } from '../tasks/scheduler.js';
 import { canWritePulse, pulsesJson, type Viewer } from './json.js';
 import { findPulse, isAlert, isRecipient, loadPulses, type LoadedPulse } from './store.js';
-import { insertPulse, parseCards, parseChannels, writeCards, writeChannels, type CardRef } from './write.js';
+import { asNewChannels, insertPulse, parseCards, parseChannels, writeCards, writeChannels, type CardRef } from './write.js';
 import { removeRecipient } from './unsubscribe.js';
 
 type Obj = Record<string, unknown>;
@@ -147,7 +147,7 @@ export async function createPulse(ctx: AppContext, caller: Caller, body: PulseBo
     viewer.access.checkWrite(collectionId);
   }
   const parameters = checkParameters(body.parameters);
-  const channels = await parseChannels(ctx, caller, subscriptionChannels(body.channels));
+  const channels = asNewChannels(await parseChannels(ctx, caller, subscriptionChannels(body.channels)));
   const id = await ctx.db.transaction().execute(async (trx) => {
     const pulseId = await insertPulse(trx, ctx, {
       name: body.name,

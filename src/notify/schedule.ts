@@ -87,10 +87,17 @@ function normalizeCron(cron: string): string {
   return cron.trim().split(/\s+/).map((f) => f.toUpperCase()).join(' ');
 }
 
-/** A Quartz cron of 6 or 7 fields that the scheduler can read. */
+export const SUB_MINUTE_CRON = 'A notification can be sent at most once a minute: the seconds field of its cron must be one second (e.g. 0 in "0 * * * * ? *").';
+
+/**
+ * A Quartz cron of 6 or 7 fields that the scheduler can read, firing at most once a minute: its seconds field is one
+ * second (0–59), not `*`, a list, a range or a step. Refused rather than clamped: a send every second is never meant.
+ */
 export function checkCron(cron: unknown, field: string): string {
   if (typeof cron !== 'string' || !/^\S+(\s+\S+){5,6}$/.test(cron.trim()) || !isValidCron(cron)) {
     throw fieldError(field, 'Value must be a valid Quartz cron expression: <seconds> <minutes> <hours> <day of month> <month> <day of week> [<year>].');
   }
+  const seconds = cron.trim().split(/\s+/)[0];
+  if (!/^\d{1,2}$/.test(seconds) || Number(seconds) > 59) throw fieldError(field, SUB_MINUTE_CRON);
   return cron.trim();
 }

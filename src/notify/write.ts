@@ -8,7 +8,7 @@ import { badRequest, fieldError, notFound } from '../http/errors.js';
 import { bool, insertReturningId, nowIso, toJson, type Db } from '../appdb/portable.js';
 import { newEntityId } from '../util/entity-id.js';
 import { parseRecipients, type Recipients } from './recipients.js';
-import { normalizeSchedule, type ChannelSchedule } from './schedule.js';
+import { normalizeSchedule, scheduleOfCron, type ChannelSchedule } from './schedule.js';
 import { channelEmails, type LoadedPulse } from './store.js';
 import { checkMayUseWebhooks } from './channel-rules.js';
 
@@ -81,6 +81,14 @@ export async function parseChannels(ctx: AppContext, caller: Caller | null, item
   const out: ChannelInput[] = [];
   for (const item of items) out.push(await parseChannel(ctx, caller, item, field));
   return out;
+}
+
+/**
+ * The channels of a new pulse: all new, whatever ids they carry (a body copied from a GET has the ids, `pulse_id`
+ * and timestamps of another pulse's channels; as in Metabase, only what a new channel may set is kept).
+ */
+export function asNewChannels(channels: ChannelInput[]): ChannelInput[] {
+  return channels.map((c) => ({ ...c, id: null }));
 }
 
 /** The card refs of a pulse body: entries without a card (dashboard text cards) are left out. */
@@ -235,4 +243,28 @@ export function channelInputOf(channel: LoadedPulse['channels'][number]): Channe
     recipients: { userIds: channel.userIds, emails: channelEmails(channel) },
     channel_id: channel.channel_id,
   };
+}
+
+function sameSchedule(a: ChannelSchedule | null, b: ChannelSchedule): boolean {
+  return a !== null && a.schedule_type === b.schedule_type && a.schedule_hour === b.schedule_hour && a.schedule_day === b.schedule_day && a.schedule_frame === b.schedule_frame;
+}
+
+/**
+ * Channels sent back by /api/alert keep their own cron (set through /api/notification, one no schedule map says)
+ * unless the schedule was changed: /api/alert shows such a cron as its nearest map, and that map coming back is not
+ * a change.
+ */
+export function keepOwnCrons(channels: ChannelInput[], existing: LoadedPulse['channels']): ChannelInput[] {
+  const byId = new Map(existing.map((c) => [c.id, c]));
+  return channels.map((c) => {
+    const before = c.id === null ? undefined : byId.get(c.id);
+    if (!before?.cron_schedule || before.schedule_type) return c;
+    let shown: ChannelSchedule;
+    try {
+      shown = normalizeSchedule({ ...scheduleOfCron(before.cron_schedule).schedule });
+    } catch {
+      return c;
+    }
+    return sameSchedule(c.schedule, shown) ? { ...c, schedule: null, cron_schedule: before.cron_schedule } : c;
+  });
 }

@@ -290,6 +290,14 @@ export async function updateUser(ctx: AppContext, caller: Caller, id: number, ch
   return withMemberships(ctx, (await findUser(ctx.db, id))!);
 }
 
+type DeactivationHook = (ctx: AppContext, db: Db, userId: number) => Promise<void>;
+const onDeactivate: DeactivationHook[] = [];
+
+/** Lets other modules let go of a user in the transaction that deactivates them (subscriptions: src/notify). */
+export function onUserDeactivated(hook: DeactivationHook): void {
+  onDeactivate.push(hook);
+}
+
 export async function deactivateUser(ctx: AppContext, caller: Caller, id: number) {
   if (!caller.isSuperuser) throw forbidden();
   check(id !== INTERNAL_USER_ID, () => badRequest('Not able to modify the internal user'));
@@ -298,6 +306,7 @@ export async function deactivateUser(ctx: AppContext, caller: Caller, id: number
     await assertNotLastAdmin(ctx, trx, id);
     await trx.updateTable('core_user').set({ is_active: false, updated_at: nowIso() }).where('id', '=', id).execute();
     await deleteUserSessions(trx, id);
+    for (const hook of onDeactivate) await hook(ctx, trx, id);
   });
   forgetVerified(ctx, id);
   invalidateCallerCache();

@@ -129,4 +129,14 @@ forEachAppDb('/api/alert', (server) => {
     assert.equal(after.archived, true);
     assert.equal((await member.client.delete(`/api/alert/${shared.id}/subscription`)).status, 404);
   });
+
+  test('a body copied from GET (channels with ids, pulse_id, timestamps) creates a new alert with new channels', async () => {
+    const original = (await admin.post('/api/alert', alertBody(card.id, [{ id: adminId }]))).body;
+    const copied = await admin.post('/api/alert', original);
+    assert.equal(copied.status, 200, copied.text);
+    assert.notEqual(copied.body.id, original.id);
+    assert.notEqual(copied.body.channels[0].id, original.channels[0].id);
+    assert.equal(copied.body.channels[0].pulse_id, copied.body.id);
+    assert.equal((await admin.get(`/api/alert/${original.id}`)).body.channels[0].id, original.channels[0].id);
+  });
 });

@@ -62,6 +62,13 @@ for (const kind of appDbKinds()) {
       sink.messages.slice(from).filter((m) => m.recipients.includes(address) && !/^You\b|added you to an alert$/.test(m.subject));
     const waitForSend = (address: string, from: number) => waitFor(`a send to ${address}`, async () => messagesTo(address, from)[0], 20_000);
 
+    /** The send-pulse occurrence of an alert, once it has finished (success or failed). */
+    const finished = (pulseId: number) =>
+      waitFor('the send to finish', async () => {
+        const row = await server.ctx.db.selectFrom('scheduled_occurrence').selectAll().where('job_kind', '=', 'send-pulse').where('job_key', 'like', `${pulseId}.%`).executeTakeFirst();
+        return row?.status === 'success' || row?.status === 'failed' ? row : null;
+      }, 20_000);
+
     test('POST /api/pulse/test: the dashboard by email — subject, Bcc, HTML, inline charts, CSV and XLSX of the filtered rows', async () => {
       const member = await createUserClient(server, admin);
       const chart = await sampleCard(admin, sample, { name: 'Products by category', display: 'bar', query: byCategory(sample) });
@@ -272,20 +279,12 @@ for (const kind of appDbKinds()) {
       const second = (await admin.post('/api/alert', { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [emailChannel([{ email: 'gone@example.com' }], { schedule_type: 'hourly' })] })).body;
       sink.refuseNext(550, 1, 'gone@example.com');
       await fireNow(second.id);
-      await new Promise((r) => setTimeout(r, 600));
-      const row = await server.ctx.db.selectFrom('scheduled_occurrence').selectAll().where('job_key', 'like', `${second.id}.%`).executeTakeFirst();
+      const row = await finished(second.id);
       assert.equal(row?.status, 'failed');
       assert.equal(Number(row?.attempt), 1);
       assert.match(row!.last_error!, /550|mailbox/);
       await stop(second.id, 'alert');
     });
-
-    /** The send-pulse occurrence of an alert, once it has finished (success or failed). */
-    const finished = (pulseId: number) =>
-      waitFor('the send to finish', async () => {
-        const row = await server.ctx.db.selectFrom('scheduled_occurrence').selectAll().where('job_kind', '=', 'send-pulse').where('job_key', 'like', `${pulseId}.%`).executeTakeFirst();
-        return row?.status === 'success' || row?.status === 'failed' ? row : null;
-      }, 20_000);
 
     test('a retry sends only to the recipients who did not get the mail; refused recipients are recorded as failures', async () => {
       const member = await createUserClient(server, admin);

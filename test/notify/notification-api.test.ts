@@ -86,6 +86,34 @@ forEachAppDb('/api/notification', (server) => {
     assert.ok((await admin.get('/api/notification', { query: { include_inactive: true } })).body.some((x: any) => x.id === alert.id));
   });
 
+  test('a cron firing more than once a minute is refused with a 400 that says so', async () => {
+    for (const cron of ['* * * * * ? *', '0/10 * * * * ? *', '0,30 * * * * ? *', '0-5 * * * * ? *']) {
+      const refused = await admin.post('/api/notification', { ...notification(card.id), subscriptions: [{ type: 'notification-subscription/cron', cron_schedule: cron }] });
+      assert.equal(refused.status, 400, cron);
+      assert.match(refused.body.errors.subscriptions, /at most once a minute/);
+    }
+    const everyMinute = await admin.post('/api/notification', { ...notification(card.id), subscriptions: [{ type: 'notification-subscription/cron', cron_schedule: '15 * * * * ? *' }] });
+    assert.equal(everyMinute.status, 200, everyMinute.text);
+    const sneaky = await admin.put(`/api/notification/${everyMinute.body.id}`, { ...notification(card.id), subscriptions: [{ type: 'notification-subscription/cron', cron_schedule: '*/1 * * * * ?' }] });
+    assert.equal(sneaky.status, 400);
+    assert.equal((await admin.put(`/api/notification/${everyMinute.body.id}`, { ...notification(card.id), active: false })).status, 200);
+  });
+
+  test('an alert with its own cron keeps it when edited through /api/alert without changing the schedule', async () => {
+    const n = (await admin.post('/api/notification', { ...notification(card.id), subscriptions: [{ type: 'notification-subscription/cron', cron_schedule: '0 30 7 ? * MON-FRI *' }] })).body;
+    const alert = (await admin.get(`/api/alert/${n.id}`)).body;
+    const channels = alert.channels.map((c: any) => ({ ...c, recipients: [...c.recipients, { email: 'more@example.com' }] }));
+    const edited = await admin.put(`/api/alert/${n.id}`, { channels, alert_first_only: true });
+    assert.equal(edited.status, 200, edited.text);
+    assert.deepEqual(edited.body.channels[0].recipients.map((r: any) => r.id ?? r.email), [adminId, 'ops@example.com', 'more@example.com']);
+    assert.deepEqual((await admin.get(`/api/notification/${n.id}`)).body.subscriptions.map((s: any) => s.cron_schedule), ['0 30 7 ? * MON-FRI *']);
+    // a schedule that does change replaces the cron
+    const daily = await admin.put(`/api/alert/${n.id}`, { channels: channels.map((c: any) => ({ ...c, schedule_type: 'daily', schedule_hour: 9, schedule_day: null })) });
+    assert.equal(daily.status, 200, daily.text);
+    assert.deepEqual((await admin.get(`/api/notification/${n.id}`)).body.subscriptions.map((s: any) => s.cron_schedule), ['0 0 9 * * ? *']);
+    await admin.put(`/api/alert/${n.id}`, { archived: true });
+  });
+
   test('bad bodies are 400s that say why', async () => {
     assert.equal((await admin.post('/api/notification', { ...notification(card.id), payload_type: 'notification/dashboard' })).status, 400);
     const two = await admin.post('/api/notification', { ...notification(card.id), subscriptions: [{ type: 'notification-subscription/cron', cron_schedule: '0 0 9 * * ? *' }, { type: 'notification-subscription/cron', cron_schedule: '0 0 10 * * ? *' }] });

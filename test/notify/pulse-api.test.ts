@@ -201,4 +201,33 @@ forEachAppDb('/api/pulse', (server) => {
     assert.equal((await client.get('/api/pulse/form_input')).body.channels.http.configured, true);
     assert.equal((await server().anon.get('/api/pulse/form_input')).status, 401);
   });
+
+  test('a body copied from GET (channels with ids, pulse_id, timestamps) creates a new subscription with new channels', async () => {
+    const original = (await admin.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ id: adminId }, { email: 'copy@example.com' }])]))).body;
+    const copied = await admin.post('/api/pulse', { ...original, name: `${original.name} (copy)` });
+    assert.equal(copied.status, 200, copied.text);
+    assert.notEqual(copied.body.id, original.id);
+    assert.notEqual(copied.body.channels[0].id, original.channels[0].id);
+    assert.equal(copied.body.channels[0].pulse_id, copied.body.id);
+    assert.deepEqual(copied.body.channels[0].recipients.map((r: any) => r.id ?? r.email), [adminId, 'copy@example.com']);
+    // the original keeps its channel
+    assert.equal((await admin.get(`/api/pulse/${original.id}`)).body.channels[0].id, original.channels[0].id);
+  });
+
+  test('deactivating a user archives what they created and takes them off the recipients of the rest', async () => {
+    const member = await createUserClient(server(), admin);
+    const shared = (await admin.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ id: adminId }, { id: member.user.id }])]))).body;
+    const alert = await member.client.post('/api/alert', { alert_condition: 'rows', alert_first_only: false, card: { id: card.id, include_csv: false, include_xls: false }, channels: [emailChannel([{ id: member.user.id }], { schedule_type: 'hourly' })] });
+    assert.equal(alert.status, 200, alert.text);
+    const theirs = await member.client.post('/api/pulse', subscriptionBody(dashboard, [emailChannel([{ id: member.user.id }, { id: adminId }])]));
+    assert.equal(theirs.status, 200, theirs.text);
+
+    assert.deepEqual((await admin.delete(`/api/user/${member.user.id}`)).body, { success: true });
+    assert.deepEqual((await admin.get(`/api/pulse/${shared.id}`)).body.channels[0].recipients.map((r: any) => r.id), [adminId]);
+    assert.equal((await admin.get(`/api/alert/${alert.body.id}`)).body.archived, true);
+    const archived = (await admin.get(`/api/pulse/${theirs.body.id}`)).body;
+    assert.equal(archived.archived, true);
+    assert.equal(archived.channels[0].enabled, false);
+    assert.ok(!(await admin.get('/api/pulse')).body.some((p: any) => p.id === theirs.body.id));
+  });
 });

@@ -182,8 +182,12 @@ for (const kind of appDbKinds()) {
       await rescheduleJobs(server.ctx);
       await schedulerOf(server.ctx).idle();
       assert.equal(runs.length, 0, 'not while the lease holds');
-      await waitFor('the takeover', async () => runs.length > 0, 20_000);
-      await sleep(600);
+      // both rows settled: the orphan taken over and finished, the cursed one given up
+      await waitFor('the takeover', async () => {
+        const rows = await occurrenceRows(server, name);
+        return rows.every((r) => r.status === 'success' || r.status === 'failed');
+      }, 20_000);
+      await schedulerOf(server.ctx).idle();
       assert.equal(runs.length, 1);
       assert.equal(runs[0].key, 'orphan');
       assert.equal(runs[0].attempt, 2);
@@ -243,7 +247,7 @@ test('two instances on one app DB run every occurrence of a job exactly once bet
           },
         });
       }
-      await sleep(4_000);
+      await waitFor('work on both instances', async () => runs.length >= 6 && new Set(runs.map((r) => r.instance)).size === 2, 30_000);
       await Promise.all([a.server.close(), b.server.close()]);
       const seen = runs.map((r) => `${r.key}@${r.occurrence}`);
       assert.ok(runs.length >= 6, `ran ${runs.length} times`);
