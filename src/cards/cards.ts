@@ -465,6 +465,9 @@ export async function relocateCard(ctx: AppContext, trx: Db, card: CardRow, wher
     .set({ collection_id: where.collectionId, dashboard_id: where.dashboardId, collection_position: null, updated_at: nowIso() })
     .where('id', '=', card.id)
     .execute();
+  // moved in bulk, it is unpinned: the collection it left closes the gap
+  const before = { collectionId: card.collection_id, position: card.collection_position };
+  await reconcileCollectionPosition(trx, { table: 'report_card', id: card.id }, before, { collectionId: where.collectionId, position: null });
   if (card.dashboard_id !== null) {
     await trx.deleteFrom('report_dashboardcard').where('card_id', '=', card.id).where('dashboard_id', '=', card.dashboard_id).execute();
   }

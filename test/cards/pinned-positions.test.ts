@@ -39,5 +39,14 @@ forEachAppDb('pinned positions', (server) => {
 
     assert.equal((await admin.put(`/api/card/${there.id}`, { collection_position: null })).status, 200);
     assert.deepEqual(await positions(b), { first: 1 }, 'unpinning closes the gap');
+
+    // Moved in bulk, a card is unpinned, and the collection it left closes the gap.
+    const c = (await admin.post('/api/collection', { name: 'C' })).body.id;
+    assert.equal((await admin.post('/api/cards/move', { card_ids: [first.id], collection_id: c })).status, 200);
+    assert.deepEqual(await positions(c), {});
+    assert.deepEqual(await positions(a), { second: 1, third: 2 });
+    const second = (await admin.get(`/api/collection/${a}/items`)).body.data.find((i: any) => i.name === 'second');
+    assert.equal((await admin.post('/api/cards/move', { card_ids: [second.id], collection_id: c })).status, 200);
+    assert.deepEqual(await positions(a), { third: 1 });
   });
 });
