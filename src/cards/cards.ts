@@ -1,7 +1,7 @@
 // Saved questions, models and metrics: create, read, update, archive, delete, list, copy and move (the /api/card
 // CRUD). Every read and write goes through the collection checker; saving a query also needs data permission.
 
-import { shiftCollectionPositions } from '../collections/positions.js';
+import { reconcileCollectionPosition, shiftCollectionPositions } from '../collections/positions.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { badRequest, fieldError, forbidden, notFound } from '../http/errors.js';
@@ -338,8 +338,10 @@ export async function updateCard(ctx: AppContext, caller: Caller, id: number, in
   if (Object.keys(changes).length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('report_card').set({ ...changes, updated_at: nowIso() }).where('id', '=', id).execute();
-      if (typeof changes.collection_position === 'number') {
-        await shiftCollectionPositions(trx, 'report_card', (changes.collection_id as number | null | undefined) ?? before.collection_id, changes.collection_position, id);
+      if ('collection_position' in changes || 'collection_id' in changes) {
+        const home = 'collection_id' in changes ? (changes.collection_id as number | null) : before.collection_id;
+        const position = 'collection_position' in changes ? (changes.collection_position as number | null) : before.collection_position;
+        await reconcileCollectionPosition(trx, { table: 'report_card', id }, { collectionId: before.collection_id, position: before.collection_position }, { collectionId: home, position });
       }
       if (changes.dashboard_id !== undefined && changes.dashboard_id !== null) {
         // a dashboard question lives on its own dashboard only (the other dashboards lose it when asked to)
@@ -464,6 +466,9 @@ export async function relocateCard(ctx: AppContext, trx: Db, card: CardRow, wher
     .set({ collection_id: where.collectionId, dashboard_id: where.dashboardId, collection_position: null, updated_at: nowIso() })
     .where('id', '=', card.id)
     .execute();
+  // moved in bulk, it is unpinned: the collection it left closes the gap
+  const before = { collectionId: card.collection_id, position: card.collection_position };
+  await reconcileCollectionPosition(trx, { table: 'report_card', id: card.id }, before, { collectionId: where.collectionId, position: null });
   if (card.dashboard_id !== null) {
     await trx.deleteFrom('report_dashboardcard').where('card_id', '=', card.id).where('dashboard_id', '=', card.dashboard_id).execute();
   }

@@ -18,7 +18,7 @@ import { checkEmbeddingEnabled } from '../embed/settings.js';
 import { embeddingChanges, checkEmbeddingChange } from '../embed/admin-keys.js';
 import { followDashboard } from './dashboard-questions.js';
 import { deleteDashboardRows } from './delete.js';
-import { shiftCollectionPositions } from '../collections/positions.js';
+import { reconcileCollectionPosition, shiftCollectionPositions } from '../collections/positions.js';
 
 type Obj = Record<string, unknown>;
 
@@ -218,9 +218,10 @@ export async function updateDashboard(ctx: AppContext, caller: Caller, id: numbe
       await trx.updateTable('report_dashboard').set({ ...changes, updated_at: nowIso() }).where('id', '=', id).execute();
     }
     if ('collection_id' in changes || 'archived' in changes) await followDashboard(trx, id);
-    if (typeof changes.collection_position === 'number') {
+    if ('collection_position' in changes || 'collection_id' in changes) {
       const home = 'collection_id' in changes ? (changes.collection_id as number | null) : before.collection_id;
-      await shiftCollectionPositions(trx, 'report_dashboard', home, changes.collection_position, id);
+      const position = 'collection_position' in changes ? (changes.collection_position as number | null) : before.collection_position;
+      await reconcileCollectionPosition(trx, { table: 'report_dashboard', id }, { collectionId: before.collection_id, position: before.collection_position }, { collectionId: home, position });
     }
     await recordDashboardRevision(ctx, trx, id, caller.user.id);
   });

@@ -30,7 +30,7 @@ import { normalizeQuery, normalizeParameter } from './mbql/normalize.js';
 import { validateQuery } from './mbql/validate.js';
 import { walkClauses } from './mbql/clauses.js';
 import { resolveQuery, type ResolvedQuery } from './resolve.js';
-import { applyMbqlParameters } from './parameters/apply.js';
+import { applyMbqlParameters, targetsTemplateTag } from './parameters/apply.js';
 import { expandQuery, loadQueryMetadata } from './expand.js';
 import { Metadata } from './metadata.js';
 import { compileStage, type CompileOptions, type StageColumn } from './compile/stage.js';
@@ -229,7 +229,10 @@ class Compiler {
     private readonly parameters: Parameter[],
   ) {
     options.cardSql = (cardId) => this.cardSql(cardId);
-    options.nativeSource = (source) => compileNative({ query: source.native, 'template-tags': source['template-tags'] }, [], options);
+    // A native query that became the source of an MBQL stage (a pin map's tile, a question wrapped to be filtered) keeps
+    // the values of its template tags: parameters aimed at template tags mean nothing to the MBQL stages around it.
+    const tagParameters = parameters.filter(targetsTemplateTag);
+    options.nativeSource = (source) => compileNative({ query: source.native, 'template-tags': source['template-tags'] }, tagParameters, options);
   }
 
   mbql(query: MbqlQuery): { select: Select; columns: StageColumn[]; columnsKnown: boolean; hasAggregation: boolean } {

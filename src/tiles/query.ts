@@ -38,18 +38,8 @@ export function columnKey(ref: unknown): string | null {
   return JSON.stringify([ref[1], options['join-alias'] ?? null, options['source-field'] ?? null]);
 }
 
-function hasParameterValues(query: DatasetQuery, parameters: unknown[]): boolean {
-  return [...(query.parameters ?? []), ...parameters].some((p) => {
-    const value = (p as { value?: unknown } | null)?.value;
-    return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
-  });
-}
-
-/**
- * The query of one tile. A native query with parameter values is refused (400): as the source of the tile's stage
- * its template tags would not get them, and the pins would be drawn for other rows than the map shows.
- */
-export function tileQuery(source: unknown, tile: TileAddress, lat: FieldRef, lon: FieldRef, parameters: unknown[] = []): DatasetQuery {
+/** The query of one tile. A native query's parameter values still reach its template tags as the stage's source. */
+export function tileQuery(source: unknown, tile: TileAddress, lat: FieldRef, lon: FieldRef): DatasetQuery {
   let query: DatasetQuery;
   try {
     query = normalizeQuery(source);
@@ -57,7 +47,6 @@ export function tileQuery(source: unknown, tile: TileAddress, lat: FieldRef, lon
     throw badRequest(`Invalid query: ${(error as Error).message}`);
   }
   if (query.type === 'native') {
-    if (hasParameterValues(query, parameters)) throw badRequest('Map tiles of a native query with parameter values are not supported; save it as a question and use the query builder on it.');
     const native = query.native ?? { query: '' };
     query = {
       database: query.database,

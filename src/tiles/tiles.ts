@@ -53,7 +53,7 @@ function pointsOf(result: QueryResult, lat: FieldRef, lon: FieldRef): Array<[num
 }
 
 async function tileOf(ctx: AppContext, request: QueryRequest, tile: TileRequest): Promise<Buffer> {
-  const query = tileQuery(request.query, tile.tile, tile.lat, tile.lon, request.parameters ?? []);
+  const query = tileQuery(request.query, tile.tile, tile.lat, tile.lon);
   const result = await runQueryToMemory(ctx, { ...request, query, context: 'map-tiles' });
   return draw(ctx, pointsOf(result, tile.lat, tile.lon), tile.tile.zoom);
 }

@@ -119,6 +119,42 @@ forEachAppDb('map tiles', (server) => {
     assert.equal((await tile(c.user, `/api/tiles/${dashboard.id}/dashcard/999999/card/${card.id}/6/0/0/${ref(lat)}/${ref(lon)}`)).status, 404);
   });
 
+  test('the 0.58 form, latField and lonField in the query string, draws the same tiles, parameters of a native card applied', async () => {
+    const where = locate(person.lat, person.lon, 6);
+    const fields = { latField: JSON.stringify(['field', lat.id, null]), lonField: JSON.stringify(['field', lon.id, null]) };
+    const oldForm = await tile(c.user, `/api/tiles/6/${where.x}/${where.y}/${ref(lat)}/${ref(lon)}`, { query: peopleQuery() });
+    const newForm = await tile(c.user, `/api/tiles/6/${where.x}/${where.y}`, { query: peopleQuery(), ...fields });
+    assert.equal(newForm.status, 200, newForm.body.toString());
+    assert.equal(newForm.type, 'image/png');
+    assert.deepEqual(pixels(newForm.body), pixels(oldForm.body));
+    assert.equal((await tile(c.user, `/api/tiles/6/${where.x}/${where.y}`, { query: peopleQuery() })).status, 400, 'no latField');
+
+    // A native question with a required parameter: the tile runs it with the value given.
+    const byName = (name: string) => JSON.stringify(['field', name, { 'base-type': 'type/Float' }]);
+    const tag = { id: 'st-tag', name: 'st', 'display-name': 'State', type: 'text', required: true, default: 'ZZ' };
+    const card = ok(
+      await c.admin.post('/api/card', {
+        name: 'People of a state',
+        display: 'map',
+        visualization_settings: { 'map.type': 'pin' },
+        dataset_query: { database: c.sample.id, type: 'native', native: { query: 'SELECT LATITUDE, LONGITUDE FROM PEOPLE WHERE STATE = {{st}}', 'template-tags': { st: tag } } },
+        parameters: [{ id: 'st-tag', type: 'category', name: 'State', slug: 'st', target: ['variable', ['template-tag', 'st']] }],
+      }),
+      'native card',
+    );
+    ok(await c.admin.post(`/api/card/${card.id}/query`, { parameters: [{ id: 'st-tag', type: 'category', target: ['variable', ['template-tag', 'st']], value: person.state }] }), 'a run fills the metadata');
+    const nativeFields = { latField: byName('LATITUDE'), lonField: byName('LONGITUDE') };
+    const inState = await tile(c.user, `/api/tiles/${card.id}/6/${where.x}/${where.y}`, {
+      ...nativeFields,
+      parameters: JSON.stringify([{ id: 'st-tag', type: 'category', target: ['variable', ['template-tag', 'st']], value: person.state }]),
+    });
+    assert.equal(inState.status, 200, inState.body.toString());
+    assert.equal(at(pixels(inState.body), where.px, where.py)[3], 255, 'the person’s pin');
+    const byDefault = await tile(c.user, `/api/tiles/${card.id}/6/${where.x}/${where.y}`, nativeFields);
+    assert.equal(byDefault.status, 200, byDefault.body.toString());
+    assert.equal(opaque(pixels(byDefault.body)), 0, 'the default state has no one');
+  });
+
   test('permissions and bad input', async () => {
     const nodata = await tile(c.nodata, `/api/tiles/6/10/20/${ref(lat)}/${ref(lon)}`, { query: peopleQuery() });
     assert.equal(nodata.status, 403);

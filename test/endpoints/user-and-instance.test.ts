@@ -143,7 +143,15 @@ forEachAppDb('login history, key-value store, maps, diagnostics', (server) => {
           AAAAAAAAAAAAAAAAAAAAA: { type: 'card', status: 'not-found' },
         },
       });
-      assert.equal((await c.user.post(path, { entity_ids: { spaceship: ['x'] } })).status, 400);
+      const unknown = await c.user.post(path, { entity_ids: { spaceship: ['x'] } });
+      assert.equal(unknown.status, 400);
+      assert.match(unknown.body['specific-errors'].entity_ids.spaceship[0], /^should be either action, card, dataset, .*received: "spaceship"$/);
+      assert.ok(unknown.body.errors.entity_ids);
+      // Metabase's API names: a model is a `dataset`, dashboards' cards and tabs, snippets, timelines…
+      const names = ok(await c.user.post(path, { entity_ids: { dataset: [card.entity_id], 'dashboard-card': ['BBBBBBBBBBBBBBBBBBBBB'], pulse: ['CCCCCCCCCCCCCCCCCCCCC'], snippet: [], timeline: [] } }), 'names');
+      assert.deepEqual(names.entity_ids[card.entity_id], { id: card.id, type: 'dataset', status: 'ok' });
+      assert.deepEqual(names.entity_ids.BBBBBBBBBBBBBBBBBBBBB, { type: 'dashboard-card', status: 'not-found' });
+      assert.deepEqual(names.entity_ids.CCCCCCCCCCCCCCCCCCCCC, { type: 'pulse', status: 'not-found' });
       assert.equal((await c.user.post(path, { entity_ids: { card: [1] } })).status, 400);
       assert.equal((await c.user.post(path, {})).status, 400);
     }

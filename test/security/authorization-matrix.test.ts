@@ -38,6 +38,10 @@ const byCategory = (fx: MatrixFixtures) => ({ ...productsCount(fx), query: { ...
 const valuesBody = (fx: MatrixFixtures) => ({ parameter: { id: 'p', type: 'category' }, field_ids: [fx.categoryField] });
 /** A route on the Sample Database's metadata: the ordinary user may read it, the no-data user may not. */
 const dataRead: Expectation = { user: 200, nodata: 403 };
+const tileFields = (fx: MatrixFixtures) => ({
+  latField: JSON.stringify(['field', fx.sample.field('PEOPLE', 'LATITUDE'), null]),
+  lonField: JSON.stringify(['field', fx.sample.field('PEOPLE', 'LONGITUDE'), null]),
+});
 /** Validation fails before anything else (the empty body the matrix sends). */
 const invalid: Expectation = { users: 400, admin: 400 };
 /** Open to every signed-in user. */
@@ -347,6 +351,10 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /api/tiles/:zoom/:x/:y/:lat-field/:lon-field': { ...dataRead, query: (fx) => ({ query: JSON.stringify({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PEOPLE') } }) }) },
   'GET /api/tiles/:card-id/:zoom/:x/:y/:lat-field/:lon-field': { admin: 400 }, // the card has no latitude
   'GET /api/tiles/:dashboard-id/dashcard/:dashcard-id/card/:card-id/:zoom/:x/:y/:lat-field/:lon-field': { admin: 400 },
+  // 0.58's form: the fields in the query string
+  'GET /api/tiles/:zoom/:x/:y': { ...dataRead, query: (fx) => ({ ...tileFields(fx), query: JSON.stringify({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PEOPLE') } }) }) },
+  'GET /api/tiles/:card-id/:zoom/:x/:y': { admin: 400, query: tileFields },
+  'GET /api/tiles/:dashboard-id/dashcard/:dashcard-id/card/:card-id/:zoom/:x/:y': { admin: 400, query: tileFields },
   'POST /api/model-index': invalid,
   'GET /api/model-index': invalid, // no model_id
   'GET /api/model-index/:id': { users: 404, admin: 404 }, // there is none

@@ -114,6 +114,11 @@ export function applyMbqlParameters(query: DatasetQuery, parameters: Parameter[]
 
 // ----- template tags ----------------------------------------------------------------------------------------------
 
+/** Whether a parameter is aimed at a template tag (`["variable"|"dimension", ["template-tag", …]]`). */
+export function targetsTemplateTag(p: Parameter): boolean {
+  return Array.isArray(p.target) && isClause(p.target[1], 'template-tag');
+}
+
 export interface TagValue {
   value: unknown;
   parameter: Parameter | null;
