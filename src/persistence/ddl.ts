@@ -62,10 +62,21 @@ export class PersistDdl {
     return this.connection.transaction!(work, options);
   }
 
-  /** Creates Quarry's schema (and its `cache_info` table, Metabase's key/value record of who owns it) if missing. */
+  private async schemaExists(session: WriteSession): Promise<boolean> {
+    const check = `SELECT 1 FROM information_schema.schemata WHERE schema_name = ${this.dialect.placeholder(1)}`;
+    return (await session.run(check, [this.schema])).rows.length > 0;
+  }
+
+  /**
+   * Creates Quarry's schema (and its `cache_info` table, Metabase's key/value record of who owns it) if missing. A
+   * schema that exists — say one an admin created for a login that may not create schemas — is used as it is:
+   * `CREATE … IF NOT EXISTS` would still need the right to create one.
+   */
   async ensureSchema(info: CacheInfo): Promise<void> {
-    const createSchema = this.engine === 'mysql' ? `CREATE DATABASE IF NOT EXISTS ${this.q(this.schema)}` : `CREATE SCHEMA IF NOT EXISTS ${this.q(this.schema)}`;
-    await this.run((s) => s.run(createSchema, []));
+    const createSchema = this.engine === 'mysql' ? `CREATE DATABASE ${this.q(this.schema)}` : `CREATE SCHEMA ${this.q(this.schema)}`;
+    await this.run(async (s) => {
+      if (!(await this.schemaExists(s))) await s.run(createSchema, []);
+    });
     const text = this.engine === 'mysql' ? 'varchar(254)' : 'text';
     const table = this.qualified('cache_info');
     await this.run(async (s) => {
