@@ -5,7 +5,8 @@
 // a half-written one: readers see the old table until the swap, then the new one.
 //
 // Identifiers go through the engine's dialect quoting; the only SQL text from elsewhere is the model's own compiled
-// query (values inlined as escaped literals, as /api/dataset/native shows it).
+// query, its values bound (never inlined: a literal's escaping depends on server settings such as
+// standard_conforming_strings or NO_BACKSLASH_ESCAPES).
 
 import { randomInt } from 'node:crypto';
 import type { DriverConnection, WriteSession } from '../drivers/driver.js';
@@ -127,14 +128,14 @@ export class PersistDdl {
   }
 
   /**
-   * Builds `table` from `selectSql` under a temporary name, then swaps it in for the current one in one atomic step.
+   * Builds `table` from `selectSql` (with its bound `params`) under a temporary name, then swaps it in for the current one in one atomic step.
    * Returns the number of rows in the new table.
    */
-  async replaceTable(table: string, selectSql: string, options?: BuildOptions): Promise<number> {
+  async replaceTable(table: string, selectSql: string, params: unknown[], options?: BuildOptions): Promise<number> {
     const building = `${table}__new`;
     await this.run(async (s) => {
       await s.run(`DROP TABLE IF EXISTS ${this.qualified(building)}`, []);
-      await s.run(`CREATE TABLE ${this.qualified(building)} AS ${selectSql}`, []);
+      await s.run(`CREATE TABLE ${this.qualified(building)} AS ${selectSql}`, params);
     }, options);
     const counted = await this.run((s) => s.run(`SELECT COUNT(*) AS ${this.q('n')} FROM ${this.qualified(building)}`, []));
     if (this.engine === 'mysql') {
