@@ -18,7 +18,7 @@ import { inFlightRuns } from '../cache/inflight.js';
 import { maxEntryBytes } from '../cache/settings.js';
 import { purgeSoon } from '../cache/maintenance.js';
 import type { PreparedQuery } from './pipeline.js';
-import type { Outcome } from './run.js';
+import type { Outcome } from './outcome.js';
 import type { Col } from './results/annotate.js';
 import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
 import { resultCacheKey, volatileColumnKeys } from './cache-key.js';
