@@ -6,7 +6,8 @@ import type { Routes } from '../http/route.js';
 import { Respond } from '../http/route.js';
 import { s, type Schema } from '../http/schema.js';
 import { pagingQuery, paging } from '../http/paging.js';
-import { CACHE_MODELS, checkCacheAccess, checkInvalidateAccess, checkModels, deleteConfigs, listConfigs, storeConfig, type CacheModel } from '../cache/configs.js';
+import { checkCacheAccess, checkInvalidateAccess, checkModels, deleteConfigs, listConfigs, storeConfig } from '../cache/configs.js';
+import { CACHE_MODELS, type CacheModel } from '../cache/strategy.js';
 import { strategySchema } from '../cache/strategy.js';
 import { invalidateCaches } from '../cache/invalidate.js';
 

@@ -9,11 +9,9 @@ import { nowIso } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { writableCard } from '../cards/cards.js';
 import { writableDashboard } from '../dashboards/dashboards.js';
-import { rowOfStrategy, strategyOfRow, type Strategy } from './strategy.js';
+import { rowOfStrategy, strategyOfRow, type CacheModel, type Strategy } from './strategy.js';
 import { schedulesChanged } from './maintenance.js';
 
-export const CACHE_MODELS = ['root', 'database', 'dashboard', 'question'] as const;
-export type CacheModel = (typeof CACHE_MODELS)[number];
 
 export const ROOT_ONLY_ZERO = 'Root configuration is only valid with model_id = 0';
 

@@ -10,9 +10,8 @@
 // Storing: `nocache` never; `ttl` only runs of at least `min_duration_ms`; and only results with rows.
 
 import type { AppContext } from '../context.js';
-import { DEFAULT_ROOT_STRATEGY, UNIT_MS, strategyOfRow, type Strategy } from './strategy.js';
+import { DEFAULT_ROOT_STRATEGY, UNIT_MS, strategyOfRow, type CacheModel, type Strategy } from './strategy.js';
 import { latestFireTime } from '../tasks/cron.js';
-import type { CacheModel } from './configs.js';
 
 export interface CachedRun {
   cardId: number;

@@ -7,6 +7,9 @@ import type { AppContext } from '../context.js';
 
 /** Metabase refuses bigger per-entry caps. */
 const MAX_ENTRY_KB = 204800;
+/** Metabase 0.50+'s defaults (0.49 and before: 1000 KB and 100 days). */
+const DEFAULT_ENTRY_KB = 2000;
+const DEFAULT_MAX_TTL_SECONDS = 35 * 24 * 3600;
 
 defineSetting({ key: 'enable-query-caching', type: 'boolean', visibility: 'authenticated', default: true, description: 'Allow caching results of queries that take a long time to run.' });
 defineSetting({ key: 'query-caching-ttl-ratio', type: 'integer', visibility: 'admin', default: 10, range: { min: 'positive' }, description: 'To determine how long each saved question’s cached result should stick around, we take the query’s average execution time and multiply that by whatever you input here.' });
@@ -15,7 +18,7 @@ defineSetting({
   key: 'query-caching-max-kb',
   type: 'integer',
   visibility: 'admin',
-  default: 1000,
+  default: DEFAULT_ENTRY_KB,
   range: { min: 'positive' },
   description: 'The maximum size of the cache, per saved question, in kilobytes.',
   validate: (value) => {
@@ -25,7 +28,7 @@ defineSetting({
     return value;
   },
 });
-defineSetting({ key: 'query-caching-max-ttl', type: 'double', visibility: 'admin', default: 8640000.0, range: { min: 'positive' }, description: 'The absolute maximum time to keep any cached query results, in seconds.' });
+defineSetting({ key: 'query-caching-max-ttl', type: 'double', visibility: 'admin', default: DEFAULT_MAX_TTL_SECONDS, range: { min: 'positive' }, description: 'The absolute maximum time to keep any cached query results, in seconds.' });
 defineSetting({
   key: 'query-caching-max-total-kb',
   type: 'integer',
@@ -37,5 +40,5 @@ defineSetting({
 
 /** The per-entry cap in bytes. */
 export async function maxEntryBytes(ctx: AppContext): Promise<number> {
-  return ((await ctx.settings.getNumber('query-caching-max-kb')) ?? 1000) * 1024;
+  return ((await ctx.settings.getNumber('query-caching-max-kb')) ?? DEFAULT_ENTRY_KB) * 1024;
 }

@@ -12,6 +12,10 @@ import { parseJson } from '../appdb/portable.js';
 import { bool } from '../appdb/portable.js';
 import { isValidCron } from '../tasks/cron.js';
 
+/** What a policy is attached to (most specific last); the query engine's cache stage resolves them in reverse. */
+export const CACHE_MODELS = ['root', 'database', 'dashboard', 'question'] as const;
+export type CacheModel = (typeof CACHE_MODELS)[number];
+
 export const STRATEGY_TYPES = ['nocache', 'ttl', 'duration', 'schedule'] as const;
 export type StrategyType = (typeof STRATEGY_TYPES)[number];
 export const DURATION_UNITS = ['hours', 'minutes', 'seconds', 'days'] as const;

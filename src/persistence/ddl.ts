@@ -5,7 +5,8 @@
 // a half-written one: readers see the old table until the swap, then the new one.
 //
 // Identifiers go through the engine's dialect quoting; the only SQL text from elsewhere is the model's own compiled
-// query (values inlined as escaped literals, as /api/dataset/native shows it).
+// query, its values bound (never inlined: a literal's escaping depends on server settings such as
+// standard_conforming_strings or NO_BACKSLASH_ESCAPES).
 
 import { randomInt } from 'node:crypto';
 import type { DriverConnection, WriteSession } from '../drivers/driver.js';
@@ -62,10 +63,21 @@ export class PersistDdl {
     return this.connection.transaction!(work, options);
   }
 
-  /** Creates Quarry's schema (and its `cache_info` table, Metabase's key/value record of who owns it) if missing. */
+  private async schemaExists(session: WriteSession): Promise<boolean> {
+    const check = `SELECT 1 FROM information_schema.schemata WHERE schema_name = ${this.dialect.placeholder(1)}`;
+    return (await session.run(check, [this.schema])).rows.length > 0;
+  }
+
+  /**
+   * Creates Quarry's schema (and its `cache_info` table, Metabase's key/value record of who owns it) if missing. A
+   * schema that exists — say one an admin created for a login that may not create schemas — is used as it is:
+   * `CREATE … IF NOT EXISTS` would still need the right to create one.
+   */
   async ensureSchema(info: CacheInfo): Promise<void> {
-    const createSchema = this.engine === 'mysql' ? `CREATE DATABASE IF NOT EXISTS ${this.q(this.schema)}` : `CREATE SCHEMA IF NOT EXISTS ${this.q(this.schema)}`;
-    await this.run((s) => s.run(createSchema, []));
+    const createSchema = this.engine === 'mysql' ? `CREATE DATABASE ${this.q(this.schema)}` : `CREATE SCHEMA ${this.q(this.schema)}`;
+    await this.run(async (s) => {
+      if (!(await this.schemaExists(s))) await s.run(createSchema, []);
+    });
     const text = this.engine === 'mysql' ? 'varchar(254)' : 'text';
     const table = this.qualified('cache_info');
     await this.run(async (s) => {
@@ -116,14 +128,14 @@ export class PersistDdl {
   }
 
   /**
-   * Builds `table` from `selectSql` under a temporary name, then swaps it in for the current one in one atomic step.
+   * Builds `table` from `selectSql` (with its bound `params`) under a temporary name, then swaps it in for the current one in one atomic step.
    * Returns the number of rows in the new table.
    */
-  async replaceTable(table: string, selectSql: string, options?: BuildOptions): Promise<number> {
+  async replaceTable(table: string, selectSql: string, params: unknown[], options?: BuildOptions): Promise<number> {
     const building = `${table}__new`;
     await this.run(async (s) => {
       await s.run(`DROP TABLE IF EXISTS ${this.qualified(building)}`, []);
-      await s.run(`CREATE TABLE ${this.qualified(building)} AS ${selectSql}`, []);
+      await s.run(`CREATE TABLE ${this.qualified(building)} AS ${selectSql}`, params);
     }, options);
     const counted = await this.run((s) => s.run(`SELECT COUNT(*) AS ${this.q('n')} FROM ${this.qualified(building)}`, []));
     if (this.engine === 'mysql') {

@@ -1,5 +1,5 @@
 // Building a persisted model's table (reference B8): the model's query — compiled without row limits and without
-// reading any persisted table — becomes a table in Quarry's schema of the model's database, built under a temporary
+// reading any persisted table, its values bound — becomes a table in Quarry's schema of the model's database, built under a temporary
 // name and swapped in atomically (./ddl.ts), so readers never see a half-written table: during a refresh they go on
 // reading the previous one. States: `refreshing` while it runs, then `persisted` (active, with the query hash and
 // column definition it was built from) or `error` (inactive, with the message).
@@ -12,7 +12,7 @@ import type { AppContext } from '../context.js';
 import { bool, nowIso, parseJson } from '../appdb/portable.js';
 import { withLease } from '../tasks/lease.js';
 import { recordTask, errorMessage } from '../tasks/history.js';
-import { prepareQuery, displaySql, acquireDatabaseSlot } from '../query/index.js';
+import { prepareQuery, acquireDatabaseSlot } from '../query/index.js';
 import { loadDatabaseRow, warehouseDdl, enginePersists, databasePersists } from './warehouse.js';
 import { datasetQueryHash, definitionOf, modelsOf, readyDatabase, REFRESHABLE, rowById, type ModelCard } from './store.js';
 import { modelSlug } from './naming.js';
@@ -62,7 +62,7 @@ async function refreshHeld(ctx: AppContext, rowId: number): Promise<RefreshOutco
     const release = await acquireDatabaseSlot(ctx, database, 'persist-refresh');
     try {
       // in the session time zone a live run uses, so the table holds what a live run returns
-      await ddl.replaceTable(definition['table-name'], displaySql(prepared, false), { timezone: prepared.sessionTimezone });
+      await ddl.replaceTable(definition['table-name'], prepared.sql, prepared.params, { timezone: prepared.sessionTimezone });
     } finally {
       release();
     }

@@ -50,6 +50,7 @@ export async function runShared(ctx: AppContext, reply: FastifyReply, run: Share
     caller: null,
     skipPermissionCheck: true,
     publicResult: true,
+    sharing: run.kind,
     context: contextOf(run),
     cardId: run.card.id,
     dashboardId: run.dashboardId ?? null,

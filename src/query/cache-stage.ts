@@ -18,7 +18,7 @@ import { inFlightRuns } from '../cache/inflight.js';
 import { maxEntryBytes } from '../cache/settings.js';
 import { purgeSoon } from '../cache/maintenance.js';
 import type { PreparedQuery } from './pipeline.js';
-import type { Outcome } from './run.js';
+import type { Outcome } from './outcome.js';
 import type { Col } from './results/annotate.js';
 import type { FailedResult, ResultSink, ResultSummary } from './write/sink.js';
 import { resultCacheKey, volatileColumnKeys } from './cache-key.js';
@@ -124,13 +124,14 @@ function ownFailure(failed: FailedResult, prepared: PreparedQuery, started: Date
 function refreshRecipe(prepared: PreparedQuery, wantMetadata: boolean): Record<string, unknown> | null {
   const r = prepared.request;
   if (r.exportFormat || r.pivot || !wantMetadata || r.cardId === null || r.cardId === undefined) return null;
+  if (r.skipPermissionCheck && !r.sharing) return null;
   return {
     card_id: r.cardId,
     dashboard_id: r.dashboardId ?? null,
     parameters: r.parameters ?? [],
     saved_parameter_targets: r.savedParameterTargets ?? false,
     executor_id: r.skipPermissionCheck ? null : (r.caller?.user.id ?? null),
-    shared: r.skipPermissionCheck ? (r.publicResult ? 'public' : 'embedded') : null,
+    shared: r.skipPermissionCheck ? (r.sharing ?? null) : null,
   };
 }
 

@@ -16,7 +16,6 @@ import { isFieldRef, sameRef, isClause } from './mbql/clauses.js';
 import { normalizeQuery } from './mbql/normalize.js';
 import { findCards, findPersistedModels, type PersistedModel, type SavedCard } from './sources.js';
 import type { ResolvedQuery } from './resolve.js';
-import type { QueryRequest } from './pipeline.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 export interface PersistedPlan {
@@ -41,7 +40,14 @@ function isOwnQuery(normalized: DatasetQuery, card: SavedCard): boolean {
   }
 }
 
-export async function planPersistedModels(ctx: AppContext, request: QueryRequest, resolved: ResolvedQuery, normalized: DatasetQuery): Promise<PersistedPlan> {
+/** What planning needs of the run's request (pipeline.ts QueryRequest). */
+export interface PersistedPlanRequest {
+  usePersistedModels?: boolean;
+  cardId?: number | null;
+  modelMetadata?: unknown;
+}
+
+export async function planPersistedModels(ctx: AppContext, request: PersistedPlanRequest, resolved: ResolvedQuery, normalized: DatasetQuery): Promise<PersistedPlan> {
   if (request.usePersistedModels === false) return NONE;
   const cards = [...resolved.cards.values()];
   let ownCard: SavedCard | undefined;

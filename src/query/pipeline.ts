@@ -85,6 +85,8 @@ export interface QueryRequest {
   publicResult?: boolean;
   /** Skip the permission check (public links and embeds, which check access their own way). */
   skipPermissionCheck?: boolean;
+  /** Which kind of shared content runs the query (with `skipPermissionCheck`): the result cache reruns it as such. */
+  sharing?: 'public' | 'embedded';
   /** The time the query is evaluated at (tests); default now. */
   now?: Date;
   /** Echo `middleware` in json_query as /api/dataset does. */

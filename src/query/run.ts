@@ -124,13 +124,8 @@ function preprocessedQuery(prepared: PreparedQuery): Record<string, unknown> {
 
 // ----- executing ----------------------------------------------------------------------------------------------------
 
-export interface Outcome {
-  status: 'completed' | 'failed';
-  rowCount: number;
-  error: string | null;
-  /** Answered from the result cache (a stored result, or another run's under way): no query ran for it. */
-  cacheHit?: boolean;
-}
+import type { Outcome } from './outcome.js';
+export type { Outcome };
 
 /** Reads the stream into `sink`, rows converted and annotated by one RowProcessor pass; returns the rows written. */
 async function writeRows(stream: RowStream, sink: ResultSink, plan: RowPlan, signal: AbortSignal): Promise<{ count: number; summary: RowSummary }> {

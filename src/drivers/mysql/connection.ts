@@ -319,7 +319,8 @@ export class MysqlConnection implements DriverConnection {
           const generated = header.insertId !== undefined && String(header.insertId) !== '0';
           resolve({ rowsAffected: header.affectedRows ?? 0, rows: [], insertId: generated ? integerValue(header.insertId as number | string) : null });
         };
-        if (this.preparable(sql)) connection.execute({ sql, values: bound, rowsAsArray: true }, callback);
+        // CREATE TABLE … SELECT with values (a persisted model's build) is prepared too: bound, never escaped into text
+        if (this.preparable(sql) || (bound.length > 0 && /^\s*CREATE\s+TABLE\b/i.test(sql))) connection.execute({ sql, values: bound, rowsAsArray: true }, callback);
         else connection.query({ sql, values: bound, rowsAsArray: true }, callback);
       });
     const session: WriteSession = {
