@@ -52,20 +52,60 @@ function references(query: Obj): { databaseId: number | null; tableIds: Set<numb
   return { databaseId: typeof q.database === 'number' && q.database > 0 ? q.database : null, tableIds, cardIds, fieldIds };
 }
 
-/** Tables already described for one request, by id: a dashboard's cards mostly read the same few tables. */
-export type TableDescriptions = Map<number, Promise<Obj | null>>;
+/**
+ * What one request already looked up, shared by the queries it describes: a dashboard's cards mostly read the same
+ * few tables of one database, through the same fields.
+ */
+export interface MetadataMemo {
+  /** Table descriptions by table id. */
+  tables: Map<number, Promise<Obj | null>>;
+  /** The table an implicit join through a field reads (its FK target's table; null: not a foreign key), by field id. */
+  fkTables: Map<number, Promise<number | null>>;
+  /** Database rows, by the sorted list of database ids. */
+  databases: Map<string, Promise<DatabaseRows>>;
+}
 
-export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj, described: TableDescriptions = new Map()) {
-  const refs = references(query);
-  // Implicit joins read the FK targets' tables too.
-  if (refs.fieldIds.size) {
-    const fks = await ctx.db.selectFrom('metabase_field').select(['id', 'fk_target_field_id']).where('id', 'in', [...refs.fieldIds]).execute();
-    const targets = fks.map((f) => f.fk_target_field_id).filter((x): x is number => typeof x === 'number');
-    if (targets.length) {
-      const targetRows = await ctx.db.selectFrom('metabase_field').select(['id', 'table_id']).where('id', 'in', targets).execute();
-      for (const t of targetRows) refs.tableIds.add(t.table_id);
-    }
+type DatabaseRows = Array<Parameters<typeof databaseJson>[1]>;
+
+export function newMetadataMemo(): MetadataMemo {
+  return { tables: new Map(), fkTables: new Map(), databases: new Map() };
+}
+
+function memoized<V>(memo: Map<string, Promise<V>>, ids: Iterable<number>, load: (ids: number[]) => Promise<V>): Promise<V> {
+  const list = [...ids].sort((a, b) => a - b);
+  const key = list.join(',');
+  let value = memo.get(key);
+  if (!value) memo.set(key, (value = load(list)));
+  return value;
+}
+
+/** Field id → the table of its FK target (null when it has none), for fields not looked up yet. */
+async function loadFkTables(ctx: AppContext, fieldIds: number[]): Promise<Map<number, number | null>> {
+  const fks = await ctx.db.selectFrom('metabase_field').select(['id', 'fk_target_field_id']).where('id', 'in', fieldIds).execute();
+  const targets = [...new Set(fks.map((f) => f.fk_target_field_id).filter((x): x is number => typeof x === 'number'))];
+  const targetRows = targets.length ? await ctx.db.selectFrom('metabase_field').select(['id', 'table_id']).where('id', 'in', targets).execute() : [];
+  const tableOf = new Map(targetRows.map((t) => [t.id, t.table_id]));
+  return new Map(fks.map((f) => [f.id, f.fk_target_field_id === null ? null : tableOf.get(f.fk_target_field_id) ?? null]));
+}
+
+/** The tables that implicit joins through these fields read. */
+async function fkTargetTables(ctx: AppContext, memo: MetadataMemo, fieldIds: Set<number>): Promise<number[]> {
+  const missing = [...fieldIds].filter((id) => !memo.fkTables.has(id));
+  if (missing.length) {
+    const loaded = loadFkTables(ctx, missing);
+    for (const id of missing) memo.fkTables.set(id, loaded.then((m) => m.get(id) ?? null));
   }
+  const tables = await Promise.all([...fieldIds].map((id) => memo.fkTables.get(id)!));
+  return tables.filter((t): t is number => t !== null);
+}
+
+export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj, memo: MetadataMemo = newMetadataMemo()) {
+  const refs = references(query);
+  if (refs.fieldIds.size) {
+    // Implicit joins read the FK targets' tables too.
+    for (const tableId of await fkTargetTables(ctx, memo, refs.fieldIds)) refs.tableIds.add(tableId);
+  }
+  const described = memo.tables;
   const tables: Obj[] = [];
   for (const tableId of refs.tableIds) {
     let table = described.get(tableId);
@@ -86,7 +126,9 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj,
   const fieldRows = extra.length ? await ctx.db.selectFrom('metabase_field').selectAll().where('id', 'in', extra).execute() : [];
   const databaseIds = new Set<number>(refs.databaseId ? [refs.databaseId] : []);
   for (const t of tables) if (Number.isInteger(t.db_id) && Number(t.db_id) > 0) databaseIds.add(Number(t.db_id));
-  const databases = databaseIds.size ? await ctx.db.selectFrom('metabase_database').selectAll().where('id', 'in', [...databaseIds]).execute() : [];
+  const databases = databaseIds.size
+    ? await memoized(memo.databases, databaseIds, (ids) => ctx.db.selectFrom('metabase_database').selectAll().where('id', 'in', ids).execute())
+    : [];
   return {
     databases: databases.map((row) => databaseJson(ctx, row, caller)),
     tables,

@@ -18,6 +18,8 @@ import { closeConnection, loadDatabaseRow } from '../databases/connections.js';
 import { runSync } from '../sync/runner.js';
 import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { writeSqliteSample } from './load.js';
+import { generateSample, SAMPLE_SEED } from './generate.js';
+import { releaseMemory } from '../util/release-memory.js';
 import { SAMPLE_CAVEATS, SAMPLE_DESCRIPTION, SAMPLE_POINTS_OF_INTEREST, applySampleMetadata } from './metadata.js';
 import { seedSampleIds } from './ids.js';
 
@@ -43,7 +45,8 @@ export function ensureSampleFile(ctx: AppContext): string {
   if (existsSync(file)) return file;
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    writeSqliteSample(temporary);
+    // Not the generator's cache: the server never needs the rows again, and keeping them held ~50 MB for good.
+    writeSqliteSample(temporary, generateSample(SAMPLE_SEED, { cache: false }));
     renameSync(temporary, file);
   } finally {
     rmSync(temporary, { force: true });
@@ -155,7 +158,11 @@ export async function loadSampleAtStartup(ctx: AppContext): Promise<void> {
     ensureSampleFile(ctx);
     const { id, created } = await registerSample(ctx);
     // Another instance starting at the same time may have registered it first; that one syncs it.
-    if (created) syncSample(ctx, id).catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'));
+    if (created) {
+      syncSample(ctx, id)
+        .catch((error) => ctx.log.warn({ err: error }, 'syncing the sample database failed'))
+        .finally(releaseMemory); // the generation's and the sync's garbage (~50 MB), else held while idle
+    }
   } catch (error) {
     ctx.log.warn({ err: error }, 'installing the sample database failed');
   }

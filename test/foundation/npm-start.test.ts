@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupAdmin } from '../helpers/server.js';
@@ -18,7 +18,7 @@ function build(): void {
 }
 
 /** Runs `args` (a script of the repository) as a server on a fresh data directory until `body` is done. */
-async function withServer(args: string[], env: Record<string, string>, body: (anon: Client) => Promise<void>): Promise<void> {
+async function withServer(args: string[], env: Record<string, string>, body: (anon: Client, pid: number) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-start-'));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -37,7 +37,7 @@ async function withServer(args: string[], env: Record<string, string>, body: (an
       assert.ok(Date.now() < deadline, `server did not become healthy: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    await body(anon);
+    await body(anon, child.pid!);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -64,6 +64,25 @@ test('the production build queries the Sample Database through its bundled SQLit
     assert.equal(r.body.data.rows.length, 1);
     assert.ok(r.body.data.rows[0][0] > 1000);
     assert.deepEqual(r.body.data.results_metadata.columns.map((c: { name: string }) => c.name), ['n', 'first']);
+  });
+});
+
+test('a first start with the Sample Database settles under 150 MB of RSS once its sync is done', async () => {
+  build();
+  await withServer(['dist/main.js'], { MB_LOAD_SAMPLE_CONTENT: 'true' }, async (anon, pid) => {
+    const admin = await setupAdmin({ anon } as never);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const sample = (await admin.get('/api/database')).body.data.find((d: { is_sample: boolean }) => d.is_sample);
+      if (sample?.initial_sync_status === 'complete') break;
+      assert.ok(Date.now() < deadline, 'the sample database never finished syncing');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The server collects right after the sync and again ten seconds later; an idle server must then settle.
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const settled = Date.now() + 30_000;
+    while (rssMb() >= 150 && Date.now() < settled) await new Promise((r) => setTimeout(r, 500));
+    assert.ok(rssMb() < 150, `idle RSS ${rssMb().toFixed(0)} MB`);
   });
 });
 
