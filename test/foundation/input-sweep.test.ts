@@ -30,7 +30,7 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 /** Bodies: every key holding one odd value, or every list key holding a long list. */
 const BODIES: Record<string, () => unknown> = {
   'lists at the cap': () => Object.fromEntries(LIST_KEYS.map((k) => [k, ids(10_000)])),
-  'lists past the cap': () => Object.fromEntries(LIST_KEYS.map((k) => [k, ids(40_000)])),
+  'lists past the cap': () => Object.fromEntries(LIST_KEYS.map((k) => [k, ids(10_001)])),
   'lists of maps': () => Object.fromEntries(LIST_KEYS.map((k) => [k, ids(2_000).map((id) => ({ id, card_id: id, parameter_id: `p${id}`, target: ['dimension', ['field', id, null]] }))])),
   'long strings': () => everyKey('x'.repeat(40_000)),
   NUL: () => everyKey('a\u0000b'),
@@ -194,10 +194,12 @@ forEachAppDb('input sweep', (server) => {
       const r = await admin.request(method, url, undefined, raw === undefined ? {} : { raw });
       if (r.status >= 500) failures.push(`${label}: ${method} ${url.slice(0, 120)} → ${r.status} ${r.text.slice(0, 120)}`);
     };
+    // each body written once: the same text goes to every route
+    const bodies = Object.entries(BODIES).map(([label, body]) => [label, JSON.stringify(body())] as const);
     for (const route of routes) {
       const url = fillPath(route.path, route.method === 'DELETE' ? 2147483647 : 1, other);
       if (route.method !== 'GET') {
-        for (const [label, body] of Object.entries(BODIES)) await check(route.method, url, label, JSON.stringify(body()));
+        for (const [label, raw] of bodies) await check(route.method, url, label, raw);
       }
       for (const [label, value] of Object.entries(QUERIES)) {
         const query = KEYS.map((k) => `${k}=${encodeURIComponent(value)}`).join('&');
