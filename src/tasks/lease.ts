@@ -35,8 +35,12 @@ export async function acquireLease(ctx: AppContext, key: string, ttlMs: number):
   try {
     await ctx.db.insertInto('task_lease').values({ lease_key: key, owner: holder, expires_at: expires }).execute();
     return { key, holder };
-  } catch {
-    return null; // the row exists and is held (or another contender inserted it first)
+  } catch (error) {
+    // The row exists and is held, or another contender inserted it first; any other failure (the app DB gone) is
+    // not "someone else has it" and must surface.
+    const held = await ctx.db.selectFrom('task_lease').select('owner').where('lease_key', '=', key).executeTakeFirst();
+    if (held && held.owner !== holder) return null;
+    throw error;
   }
 }
 

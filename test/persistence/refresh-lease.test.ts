@@ -9,6 +9,7 @@ import type { Client } from '../helpers/client.js';
 import { createCountingWarehouse, type CountingWarehouse } from '../cache/warehouse.js';
 import { refreshModel, refreshesDone } from '../../src/persistence/refresh.js';
 import { recipesFor, rerunLeaseKey, runRefreshes } from '../../src/cache/refresh.js';
+import { acquireLease, releaseLease } from '../../src/tasks/lease.js';
 
 forEachAppDb('refresh leases', (server) => {
   let admin: Client;
@@ -81,5 +82,14 @@ forEachAppDb('refresh leases', (server) => {
     const ran = await Promise.all([runRefreshes(ctx, recipes), runRefreshes(ctx, recipes)]);
     assert.deepEqual(ran.sort(), [0, 1]);
     assert.equal(await wh.count(), before + 1);
+  });
+  test('a lease the app DB fails to store is an error, not "held by someone else"', async () => {
+    // longer than the key column: PostgreSQL refuses the row (SQLite stores it), and nobody holds that key
+    const key = `oversized-${'k'.repeat(300)}`;
+    const outcome = await acquireLease(server().ctx, key, 60_000).then(
+      async (lease) => (lease ? (await releaseLease(server().ctx, lease), 'taken') : 'held'),
+      () => 'error',
+    );
+    assert.notEqual(outcome, 'held');
   });
 });
