@@ -1,11 +1,13 @@
-// Bundles src/main.ts into dist/ with esbuild. One bundle (split at dynamic imports, so drivers and exporters
-// still load only when used) starts ~35% faster than thousands of separate ESM files. Native modules stay
-// external. Data the code needs at run time is imported as TypeScript, never read relative to a source file.
+// Bundles src/main.ts into dist/ with esbuild (and the web app into dist/web with Vite, ./build-web.mjs). One bundle
+// (split at dynamic imports, so drivers and exporters still load only when used) starts ~35% faster than thousands
+// of separate ESM files. Native modules stay external. Data the code needs at run time is imported as TypeScript,
+// never read relative to a source file.
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceHash, STAMP } from './sources.mjs';
+import { buildWeb } from './build-web.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
@@ -32,5 +34,7 @@ await build({
   banner: { js: "import { createRequire as __quarryCreateRequire } from 'node:module'; const require = __quarryCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+// The browser app (web/, served by the server from dist/web: src/webapp).
+await buildWeb(root);
 // What the bundle was built from (`npm start` rebuilds when it differs).
 writeFileSync(join(root, STAMP), sources);

@@ -2,7 +2,7 @@
 // Tests use the machine's real PostgreSQL and MariaDB (see test/helpers/databases.ts); .ci/run starts them.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -17,6 +17,11 @@ function findTests(dir, out = []) {
 
 const only = process.argv.slice(2);
 const files = only.length ? only : findTests(join(root, 'test')).sort();
+// The browser tests (test/web) load the built web app: build it first when its sources changed.
+if (files.some((f) => f.startsWith('test/web/'))) {
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build-web.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 const concurrency = process.env.QUARRY_TEST_CONCURRENCY ?? '3';
 const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=600000', ...files];
 const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=4096' } });

@@ -14,6 +14,7 @@ import { installBodyParsers } from './http/body-parsers.js';
 import { installErrorHandling, frameworkErrors } from './http/error-handler.js';
 import { installSecurityHeaders } from './http/headers.js';
 import { routes } from './http/route.js';
+import { webAppPages } from './webapp/pages.js';
 import { registerApi } from './api/index.js';
 import { startBackgroundTasks } from './tasks/index.js';
 import { startCacheMaintenance } from './cache/maintenance.js';
@@ -70,7 +71,8 @@ export async function createServer(config: Config): Promise<Server> {
   await app.register(cookie);
   installBodyParsers(app);
   installSecurityHeaders(app);
-  installErrorHandling(app);
+  // Pages of the web app answer GET paths outside /api (src/webapp).
+  installErrorHandling(app, webAppPages(config.env.QUARRY_WEB_DIR));
   await registerApi(routes(app, ctx), app, ctx);
   startBackgroundTasks(ctx);
   startCacheMaintenance(ctx);

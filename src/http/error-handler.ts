@@ -85,7 +85,11 @@ function styled(request: FastifyRequest, error: ApiError): ApiError {
   return error;
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Installs the error handler and the unknown-route answer. `pages` (the web app, src/webapp) may answer a request
+ * that names no API route first; what it leaves — every /api/… path, every other method — gets the 404 as before.
+ */
+export function installErrorHandling(app: FastifyInstance, pages?: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) return sendError(reply, styled(request, error));
     const mapped = fromFastifyError(error as FastifyError);
@@ -105,5 +109,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, styled(request, new ApiError(500, { message: 'Internal server error.' })));
   });
 
-  app.setNotFoundHandler((_request, reply) => sendError(reply, new ApiError(404, MESSAGES.noEndpoint)));
+  app.setNotFoundHandler((request, reply) => {
+    if (pages?.(request, reply)) return reply;
+    return sendError(reply, new ApiError(404, MESSAGES.noEndpoint));
+  });
 }
