@@ -6,6 +6,8 @@ import { setUnauthorizedHandler } from './api/client';
 import { SessionProvider, useSession } from './lib/session';
 import { AppRoutes } from './routes';
 import { CenteredLoader } from './components/CenteredLoader';
+import { isSharedPage, parseHashOptions } from './lib/hash-options';
+import { useHash } from './lib/useHash';
 import { ErrorPage } from './components/ErrorPage';
 
 const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
@@ -20,9 +22,15 @@ function UnauthorizedRedirect() {
   return null;
 }
 
+/** `#theme=night` on a public or embed page: Mantine's dark scheme. Elsewhere the app stays light. */
+function useColorScheme(): 'light' | 'dark' {
+  const hash = useHash();
+  return isSharedPage(window.location.pathname) && parseHashOptions(hash).theme === 'night' ? 'dark' : 'light';
+}
+
 export function App() {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} forceColorScheme={useColorScheme()}>
       <SessionProvider fallback={<CenteredLoader />} failed={(error) => <ErrorPage title="Quarry can't be reached" message={error.message} />}>
         <UnauthorizedRedirect />
         <AppRoutes />

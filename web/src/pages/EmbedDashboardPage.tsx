@@ -1,7 +1,10 @@
-// Built in the next step (public and embedded pages with their hash options).
+// /embed/dashboard/:token: a signed-embed dashboard, no sign-in. SharedDashboard reads the hash options and the filters.
 
-import { NotBuilt } from '../components/NotBuilt';
+import { useMemo } from 'react';
+import { embedSource } from '../components/shared/source';
+import { SharedDashboard } from '../components/shared/SharedDashboard';
 
-export default function EmbedDashboardPage() {
-  return <NotBuilt title="Shared page">This shared page is not shown in the browser yet.</NotBuilt>;
+export default function EmbedDashboardPage({ params }: { params: { token: string } }) {
+  const source = useMemo(() => embedSource(params.token), [params.token]);
+  return <SharedDashboard source={source} />;
 }

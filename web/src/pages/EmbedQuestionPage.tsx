@@ -1,7 +1,10 @@
-// Built in the next step (public and embedded pages with their hash options).
+// /embed/question/:token: a signed-embed question, no sign-in. SharedQuestion reads the hash options and the filters.
 
-import { NotBuilt } from '../components/NotBuilt';
+import { useMemo } from 'react';
+import { embedSource } from '../components/shared/source';
+import { SharedQuestion } from '../components/shared/SharedQuestion';
 
-export default function EmbedQuestionPage() {
-  return <NotBuilt title="Shared page">This shared page is not shown in the browser yet.</NotBuilt>;
+export default function EmbedQuestionPage({ params }: { params: { token: string } }) {
+  const source = useMemo(() => embedSource(params.token), [params.token]);
+  return <SharedQuestion source={source} />;
 }

@@ -1,7 +1,10 @@
-// Built in the next step (public and embedded pages with their hash options).
+// /public/dashboard/:uuid: a publicly shared dashboard, no sign-in. SharedDashboard reads the hash options and the filters.
 
-import { NotBuilt } from '../components/NotBuilt';
+import { useMemo } from 'react';
+import { publicSource } from '../components/shared/source';
+import { SharedDashboard } from '../components/shared/SharedDashboard';
 
-export default function PublicDashboardPage() {
-  return <NotBuilt title="Shared page">This shared page is not shown in the browser yet.</NotBuilt>;
+export default function PublicDashboardPage({ params }: { params: { uuid: string } }) {
+  const source = useMemo(() => publicSource(params.uuid), [params.uuid]);
+  return <SharedDashboard source={source} />;
 }
