@@ -13,7 +13,7 @@ export function ItemTable<T extends ItemRef>({ items, actions, testId, extra }: 
           <Table.Th>Name</Table.Th>
           <Table.Th>Type</Table.Th>
           {extra && <Table.Th />}
-          {actions && <Table.Th w={60} />}
+          {actions && <Table.Th />}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
