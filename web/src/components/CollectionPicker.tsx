@@ -7,14 +7,13 @@ import { useMemo, useState } from 'react';
 import { api } from '../api/client';
 import type { Collection } from '../api/types';
 import { useApi } from '../lib/useApi';
+import { useAction } from '../lib/useAction';
 
 const ROOT = 'root';
 
 export function CollectionPicker({ title, exclude, onPick, onClose }: { title: string; exclude?: number; onPick: (id: number | null) => Promise<void>; onClose: () => void }) {
   const collections = useApi((signal) => api.get<Collection[]>('/api/collection', { signal, query: { 'exclude-archived': true } }), []);
   const [value, setValue] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const options = useMemo(() => {
     const list = (collections.data ?? []).filter((c) => typeof c.id === 'number' && !c.archived && c.type !== 'trash');
     const names = new Map(list.map((c) => [String(c.id), c.name]));
@@ -23,18 +22,11 @@ export function CollectionPicker({ title, exclude, onPick, onClose }: { title: s
       ['Our analytics', ...(c.location ?? '/').split('/').filter(Boolean).map((id) => names.get(id) ?? '…'), c.name].join(' / ');
     return [{ value: ROOT, label: 'Our analytics' }, ...list.filter((c) => !excluded(c)).map((c) => ({ value: String(c.id), label: path(c) })).sort((a, b) => a.label.localeCompare(b.label))];
   }, [collections.data, exclude]);
-  const submit = async () => {
+  const { busy, error, run: submit } = useAction(async () => {
     if (!value) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onPick(value === ROOT ? null : Number(value));
-      onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
-  };
+    await onPick(value === ROOT ? null : Number(value));
+    onClose();
+  });
   return (
     <Modal opened onClose={onClose} title={title}>
       <Stack>

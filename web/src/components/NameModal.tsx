@@ -2,22 +2,17 @@
 
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { useAction } from '../lib/useAction';
 
 export function NameModal({ title, initial = '', action, onSubmit, onClose }: { title: string; initial?: string; action: string; onSubmit: (name: string) => Promise<void>; onClose: () => void }) {
   const [name, setName] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction(async () => {
+    await onSubmit(name.trim());
+    onClose();
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit(name.trim());
-      onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
+    void run();
   };
   return (
     <Modal opened onClose={onClose} title={title}>

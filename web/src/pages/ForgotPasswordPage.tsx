@@ -6,24 +6,18 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { forgotPassword } from '../api/session';
 import { AuthCard } from '../components/AuthCard';
+import { useAction } from '../lib/useAction';
 
 export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction(async () => {
+    await forgotPassword(email.trim());
+    setSent(true);
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await forgotPassword(email.trim());
-      setSent(true);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
+    void run();
   };
   return (
     <AuthCard title="Forgot your password?">

@@ -7,6 +7,7 @@ import { Link, useLocation } from 'wouter';
 import { resetPassword, resetTokenValid } from '../api/session';
 import { useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
+import { useAction } from '../lib/useAction';
 import { AuthCard } from '../components/AuthCard';
 import { Loaded } from '../components/Loaded';
 
@@ -15,22 +16,15 @@ function NewPasswordForm({ token }: { token: string }) {
   const [, navigate] = useLocation();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const mismatch = confirm !== '' && confirm !== password;
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction(async () => {
+    await resetPassword(token, password);
+    await refresh();
+    navigate('/', { replace: true });
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (mismatch) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await resetPassword(token, password);
-      await refresh();
-      navigate('/', { replace: true });
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
+    if (!mismatch) void run();
   };
   return (
     <Stack component="form" onSubmit={submit}>

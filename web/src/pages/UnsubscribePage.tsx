@@ -6,27 +6,18 @@ import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { unsubscribe } from '../api/session';
 import { AuthCard } from '../components/AuthCard';
+import { useAction } from '../lib/useAction';
 
 export default function UnsubscribePage() {
   const params = new URLSearchParams(useSearch());
   const input = { email: params.get('email') ?? '', hash: params.get('hash') ?? '', 'pulse-id': Number(params.get('pulse-id')) };
   const [state, setState] = useState<'ask' | 'done' | 'undone'>('ask');
   const [title, setTitle] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const act = async (undo: boolean) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await unsubscribe(input, undo);
-      setTitle(answer.title ?? null);
-      setState(undo ? 'undone' : 'done');
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run: act } = useAction(async (undo: boolean) => {
+    const answer = await unsubscribe(input, undo);
+    setTitle(answer.title ?? null);
+    setState(undo ? 'undone' : 'done');
+  });
   return (
     <AuthCard title="Email subscription">
       <Stack>
