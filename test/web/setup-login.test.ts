@@ -92,6 +92,22 @@ forEachBrowser('setup, sign-in and sign-out', (session) => {
     await page.getByTestId('database-card').filter({ hasText: 'Birds' }).waitFor();
   });
 
+  test('a session that ends while the app is open sends the next page that needs it to sign-in, and back', async () => {
+    const { page, url, server } = session();
+    const login = await server.anon.post('/api/session', { username: ADMIN.email, password: ADMIN.password });
+    await session().signIn(login.body.id);
+    await page.goto(url('/'));
+    await page.getByRole('heading', { name: `Hello, ${ADMIN.first_name}` }).waitFor();
+    assert.equal((await server.anon.withSession(login.body.id).delete('/api/session')).status, 204);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
+    await page.waitForURL(/\/auth\/login\?redirect=%2Fcollection%2Froot$/);
+    await page.getByLabel('Email address').fill(ADMIN.email);
+    await page.getByLabel(/^Password/).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(url('/collection/root'));
+    await page.getByRole('heading', { name: 'Our analytics' }).waitFor();
+  });
+
   test('after too many failed attempts the login throttle\'s wait is shown', async () => {
     const { page, url, server } = session();
     await page.getByRole('button', { name: 'Account menu' }).click();
