@@ -56,6 +56,7 @@ import { channelRoutes } from './channel.js';
 import { slackRoutes } from './slack.js';
 import { notificationRoutes } from './notification.js';
 import { startNotifications } from '../notify/index.js';
+import { assistantRoutes } from './assistant.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -106,6 +107,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   channelRoutes(r);
   slackRoutes(r);
   notificationRoutes(r);
+  assistantRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);
