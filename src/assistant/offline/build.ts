@@ -24,6 +24,8 @@ function filterClause(f: Filter, field: (ref: Ref, o?: Record<string, unknown>) 
     case 'dates':
       return f.op === 'between' ? ['between', field(f.ref), f.from, f.to] : [f.op, field(f.ref), f.from];
     case 'present':
+      // "accounts with an active subscription": a yes/no column is true, anything else is filled in
+      if (/^type\/Boolean/.test(f.ref.column.baseType)) return ['=', field(f.ref), !f.negate];
       return [f.negate ? 'is-null' : 'not-null', field(f.ref)];
   }
 }

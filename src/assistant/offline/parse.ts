@@ -32,6 +32,8 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 const UNITS: Record<string, string> = { minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year' };
 const ADVERB_UNITS: Record<string, string> = { hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year', annually: 'year' };
 const GROUP_WORDS = new Set(['by', 'per', 'each', 'every', 'across']);
+/** "placed by customers": `by` after these names who did it, not a grouping. */
+const PASSIVE_VERBS = new Set(['placed', 'made', 'written', 'created', 'bought', 'sold', 'submitted', 'paid', 'given', 'ordered', 'reviewed', 'left', 'purchased', 'done', 'sent', 'received']);
 const AGG_WORDS: Record<string, AggregationOp> = {
   average: 'avg', avg: 'avg', mean: 'avg', sum: 'sum', total: 'sum', maximum: 'max', max: 'max', highest: 'max', largest: 'max', biggest: 'max',
   minimum: 'min', min: 'min', lowest: 'min', smallest: 'min', distinct: 'distinct', unique: 'distinct', different: 'distinct', count: 'count',
@@ -227,7 +229,7 @@ export class QuestionParser {
         this.aggWords.push({ at: i, op: 'count', word: 'how many' });
         this.use(i, i + 2);
       } else if ((w === 'number' || w === 'count' || w === '#') && this.low(i + 1) === 'of') {
-        this.aggWords.push({ at: i, op: 'count', word: 'count' });
+        this.aggWords.push({ at: i, op: 'count', word: 'number of' });
         this.use(i, i + 2);
         if (this.aggWords.length > 1 && this.aggWords[this.aggWords.length - 2].word === 'total') this.aggWords.splice(this.aggWords.length - 2, 1);
       } else if (AGG_WORDS[w] && !(w === 'highest' || w === 'largest' || w === 'biggest' || w === 'lowest' || w === 'smallest') ) {
@@ -269,7 +271,7 @@ export class QuestionParser {
       while (k >= 0 && ['the', 'a', 'an', 'their', 'its'].includes(this.low(k))) k -= 1;
       const before = this.low(k);
       const previous = this.mentions[this.mentions.length - 1];
-      found.group = GROUP_WORDS.has(before) || (before === 'and' && previous?.group === true && previous.end === k);
+      found.group = (GROUP_WORDS.has(before) && !(before === 'by' && PASSIVE_VERBS.has(this.low(k - 1)) && found.entries.some((e) => e.kind === 'table'))) || (before === 'and' && previous?.group === true && previous.end === k);
       found.negated = ['not', 'except', 'excluding', 'without', 'no'].includes(before);
       found.present = ['with', 'having', 'has', 'have'].includes(before);
       this.mentions.push(found);
@@ -302,7 +304,7 @@ export class QuestionParser {
 
   private mainDate(table: TableInfo): Ref {
     const temporal = table.columns.filter(isTemporal);
-    const column = temporal.find((c) => /created|date|time/i.test(c.name)) ?? temporal[0];
+    const column = temporal.find((c) => /created/i.test(c.name)) ?? temporal.find((c) => /date|time/i.test(c.name)) ?? temporal[0];
     if (!column) throw new CannotAnswer(`${table.displayName} has no date column to apply a time period to.`);
     return { table, column, via: null };
   }
@@ -333,8 +335,8 @@ export class QuestionParser {
     this.checkGroupings();
     const tables = this.mentions.filter((m) => m.entries.some((e) => e.kind === 'table'));
     const tableOf = (m: Mention) => [...m.entries].filter((e) => e.kind === 'table').sort((a, b) => b.score - a.score)[0]?.table;
-    const countWord = this.aggWords.find((a) => a.op === 'count' && a.word !== 'count');
-    const measureWord = this.aggWords.find((a) => a.op !== 'count');
+    const countWord = this.aggWords.find((a) => a.op === 'count');
+    const measureWord = this.aggWords.find((a) => a.op !== 'count' && !(a.word === 'total' && countWord !== undefined && countWord.at < a.at));
     const after = (at: number) => this.mentions.find((m) => m.start > at && m.start <= at + 4);
 
     // the measure: a numeric column right after an aggregation word, or the one a ranking sorts by
@@ -370,8 +372,9 @@ export class QuestionParser {
       }
     }
     // a lone money/quantity column with nothing else asked ("revenue in 2025"): its sum
-    if (!measure && !op && !tables.length) {
-      measure = this.mentions.find((m) => !m.group && m.entries.some((e) => e.kind === 'column' && isNumeric(e.column))) ?? null;
+    if (!measure && !op) {
+      const compared = (m: Mention) => this.comparisons.some((c) => c.at >= m.end && c.at <= m.end + 3);
+      measure = this.mentions.find((m) => !m.group && !compared(m) && !m.present && m.entries.some((e) => e.kind === 'column' && isNumeric(e.column)) && !m.entries.some((e) => e.kind === 'table')) ?? null;
     }
 
     // the main table
@@ -411,7 +414,12 @@ export class QuestionParser {
       const resolved = this.refOf(main, measure, ['column']);
       if (!resolved) throw new CannotAnswer(`${this.text(measure)} isn't a column of ${main.displayName} or of a table it links to.`);
       measureRef = resolved.ref;
-      if (!op) op = /rating|score|price|percent|rate/i.test(measureRef.column.name) ? 'avg' : 'sum';
+      // "the 10 most expensive products": rows sorted by the measure, unless something is there to group by
+      const groupable = this.mentions.filter(
+        (m) => m !== measure && (m.group || m.entries.some((e) => e.kind === 'table' && e.table !== measureRef!.table) || (m.entries.some((e) => e.kind === 'column' && !isNumeric(e.column)) && !m.entries.some((e) => e.kind === 'value'))),
+      );
+      const ranksRows = this.rank !== null && measure === rankBy && !this.timeUnit && !this.rank.which && groupable.length === 0;
+      if (!op && !ranksRows) op = /rating|score|price|percent|rate/i.test(measureRef.column.name) ? 'avg' : 'sum';
     }
 
     // everything else mentioned
@@ -431,7 +439,11 @@ export class QuestionParser {
         if (entity) groupRefs.push(this.nameRef(main, table));
         continue;
       }
-      if (!valueOrColumn) throw new CannotAnswer(`${this.text(m)} isn't in ${main.displayName} or in a table it links to.`);
+      if (!valueOrColumn) {
+        // a synonym-only match elsewhere in the database ("type" for a category column) is not what was meant
+        if (Math.max(...m.entries.map((e) => e.score)) < 3) continue;
+        throw new CannotAnswer(`${this.text(m)} isn't in ${main.displayName} or in a table it links to.`);
+      }
       const { entry, ref } = valueOrColumn;
       if (entry.kind === 'value' && !m.group) {
         const key = values.get(ref.column) ?? { ref, values: [], negate: m.negated };
@@ -439,7 +451,7 @@ export class QuestionParser {
         values.set(ref.column, key);
       } else if (m.group || (this.rank && !this.rank.which && isNumeric(ref.column) === false && !m.present) || (this.rank?.which && m.start < this.rank.at)) {
         groupRefs.push(ref);
-      } else if (m.present) {
+      } else if (m.present && !isTemporal(ref.column) && !this.comparisons.some((c) => c.at >= m.end && c.at <= m.end + 3)) {
         plan.filters.push({ kind: 'present', ref, negate: m.negated });
       } else {
         columnsSeen.push({ at: m.start, ref });
