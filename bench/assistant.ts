@@ -16,6 +16,10 @@ try {
   for (const engine of engines) {
     const { correct, total, results } = await scoreAll(admin, wh[engine]);
     console.log(`\n${engine}: ${correct}/${total} questions answered correctly`);
+    for (const set of [...new Set(results.map((r) => r.set))]) {
+      const inSet = results.filter((r) => r.set === set);
+      console.log(`  ${set}: ${inSet.filter((r) => r.correct).length}/${inSet.length}`);
+    }
     for (const r of results.filter((x) => !x.correct)) console.log(`  ✗ ${r.question}\n      ${r.why}${r.sql ? `\n      ${r.sql.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`);
   }
 } finally {

@@ -8,11 +8,14 @@ import type { Warehouse } from '../query/helpers/warehouses.js';
 
 export interface Question {
   question: string;
+  /** core: written with the engine; paraphrase: written afterwards, not tuned on. */
+  set?: string;
   expected: Record<string, unknown> | 'refuse';
 }
 
 export interface Scored {
   question: string;
+  set: string;
   correct: boolean;
   why: string;
   sql?: string;
@@ -74,7 +77,7 @@ async function rowsOf(client: Client, query: unknown): Promise<unknown[][] | str
   return r.body.data.rows;
 }
 
-export async function scoreQuestion(client: Client, wh: Warehouse, q: Question): Promise<Scored> {
+export async function scoreQuestion(client: Client, wh: Warehouse, q: Question): Promise<Omit<Scored, 'set'>> {
   const answer = await client.post(`/api/assistant/database/${wh.id}`, { question: q.question });
   if (q.expected === 'refuse') {
     return { question: q.question, correct: answer.status === 400, why: answer.status === 400 ? 'refused' : `answered ${answer.status}: ${answer.body?.card?.dataset_query?.native?.query ?? answer.text.slice(0, 200)}` };
@@ -90,6 +93,6 @@ export async function scoreQuestion(client: Client, wh: Warehouse, q: Question):
 
 export async function scoreAll(client: Client, wh: Warehouse, questions = loadQuestions()): Promise<{ correct: number; total: number; results: Scored[] }> {
   const results: Scored[] = [];
-  for (const q of questions) results.push(await scoreQuestion(client, wh, q));
+  for (const q of questions) results.push({ ...(await scoreQuestion(client, wh, q)), set: q.set ?? 'core' });
   return { correct: results.filter((r) => r.correct).length, total: results.length, results };
 }

@@ -43,7 +43,7 @@ const ASC_WORDS = new Set(['least', 'lowest', 'smallest', 'worst', 'bottom', 'fe
 const COMPARATORS: Array<[string[], '>' | '>=' | '<' | '<=' | '=']> = [
   [['more', 'than'], '>'], [['greater', 'than'], '>'], [['higher', 'than'], '>'], [['larger', 'than'], '>'], [['bigger', 'than'], '>'], [['over'], '>'], [['above'], '>'], [['exceeding'], '>'],
   [['at', 'least'], '>='], [['less', 'than'], '<'], [['fewer', 'than'], '<'], [['lower', 'than'], '<'], [['smaller', 'than'], '<'], [['under'], '<'], [['below'], '<'],
-  [['at', 'most'], '<='], [['exactly'], '='], [['equal', 'to'], '='], [['equals'], '='], [['>='], '>='], [['<='], '<='], [['>'], '>'], [['<'], '<'], [['='], '='],
+  [['at', 'most'], '<='], [['exactly'], '='], [['of'], '='], [['equal', 'to'], '='], [['equals'], '='], [['>='], '>='], [['<='], '<='], [['>'], '>'], [['<'], '<'], [['='], '='],
 ];
 
 function numberOf(tok: Tok | undefined): number | null {
@@ -377,13 +377,23 @@ export class QuestionParser {
       measure = this.mentions.find((m) => !m.group && !compared(m) && !m.present && m.entries.some((e) => e.kind === 'column' && isNumeric(e.column)) && !m.entries.some((e) => e.kind === 'table')) ?? null;
     }
 
+    // "what was the highest order total?": with nothing to group by, a superlative is the maximum (or minimum)
+    if (this.rank?.which && measure && !op && !this.timeUnit && !this.mentions.some((m) => m !== measure && (m.group || m.entries.some((e) => e.kind === 'column' && !isNumeric(e.column) && !m.entries.some((x) => x.kind === 'value'))))) {
+      op = this.rank.direction === 'desc' ? 'max' : 'min';
+      this.rank = null;
+    }
+
     // the main table
     let main: TableInfo | undefined;
     if (countWord) {
       const counted = this.mentions.find((m) => m.start > countWord.at && m.entries.some((e) => e.kind === 'table'));
       const countedColumn = this.mentions.find((m) => m.start > countWord.at);
       if (counted && counted === countedColumn) main = tableOf(counted);
-      else if (countedColumn && countedColumn.entries.some((e) => e.kind === 'column') && !countedColumn.group && !measure) {
+      else if (
+        countedColumn && countedColumn.entries.some((e) => e.kind === 'column') && !countedColumn.group && !measure &&
+        // "how many events were button clicks": rows with that value, not the column's distinct values
+        !this.mentions.some((m) => m.entries.some((e) => e.kind === 'value' && countedColumn.entries.some((c) => c.kind === 'column' && c.column === e.column)))
+      ) {
         // "how many categories": distinct values of a column
         op = 'distinct';
         measure = countedColumn;

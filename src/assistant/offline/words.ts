@@ -7,6 +7,8 @@ export function stem(word: string): string {
   if (w.length <= 3) return w;
   if (IRREGULAR[w]) return IRREGULAR[w];
   if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  // "clicked" and "click" alike (both sides of a comparison are stemmed the same way)
+  if (w.endsWith('ed') && w.length > 5 && !w.endsWith('eed')) return w.slice(0, -2);
   if (/(ss|us|is)$/.test(w)) return w;
   if (/(sses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);
   if (w.endsWith('s')) return w.slice(0, -1);
