@@ -54,6 +54,12 @@ const signedIn: Expectation = { users: 200 };
 const EXPECTED: Record<string, Expectation> = {
   'GET /api/alert': signedIn, // the alerts one created or receives
   'POST /api/alert': invalid,
+  // the assistant: native-query permission on the database (the ordinary user has it, the no-data user not)
+  'POST /api/assistant/database/:database-id': { body: () => ({ question: 'How many products per category?' }), user: 200, nodata: 403 },
+  'POST /api/assistant/database/:database-id/query': { body: () => ({ question: 'How many products per category?' }), user: 200, nodata: 403 },
+  'POST /api/assistant/model/:model-id': { body: () => ({ question: 'How many rows?' }), admin: 404 }, // the card is a question in the admin-only collection
+  'POST /api/assistant/feedback': { body: () => ({ feedback_type: 'great', prompt: 'how many products' }), users: 200 },
+  'GET /api/assistant/feedback': {},
   'GET /api/alert/:id': {},
   'PUT /api/alert/:id': {},
   'DELETE /api/alert/:id/subscription': {}, // the card is unreadable to users; the admin receives it

@@ -215,6 +215,8 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     'dashcard-id': String(fx.dashcardId),
     'parent-collection-id': String(fx.collectionId),
     'db-id': String(fx.sample.id),
+    'database-id': String(fx.sample.id),
+    'model-id': String(fx.cardId),
     'persisted-info-id': '1',
     'group-id': String(fx.groupId),
     'field-id': String(fx.categoryField),
