@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { check404 } from '../http/errors.js';
 import { dataAccess } from '../permissions/data-access.js';
-import { loadFieldValues } from '../databases/field-values.js';
+import { loadFieldValues, type StoredFieldValues } from '../databases/field-values.js';
 
 /** Value lists longer than this aren't worth a prompt's room (Metabase's enum-cardinality-threshold). */
 export const MAX_LISTED_VALUES = 60;
@@ -49,6 +49,12 @@ export async function databaseRow(ctx: AppContext, databaseId: number) {
   return check404(await ctx.db.selectFrom('metabase_database').select(['id', 'name', 'engine']).where('id', '=', databaseId).executeTakeFirst());
 }
 
+/** A column's stored values as text, when the list is complete and short enough to show. */
+export function listedValues(stored: StoredFieldValues | undefined): string[] | null {
+  if (!stored || stored.hasMoreValues || stored.values.length > MAX_LISTED_VALUES) return null;
+  return stored.values.map((v) => (Array.isArray(v) ? v[0] : v)).filter((v) => v !== null && v !== undefined && typeof v !== 'object').map(String);
+}
+
 /** The database's metadata as the caller may see it. */
 export async function loadDatabaseInfo(ctx: AppContext, caller: Caller, databaseId: number): Promise<DatabaseInfo> {
   const [db, access, tableRows] = await Promise.all([
@@ -80,10 +86,7 @@ export async function loadDatabaseInfo(ctx: AppContext, caller: Caller, database
   const values = await loadFieldValues(ctx, fields.filter((f) => f.has_field_values === 'list' || f.has_field_values === 'auto-list').map((f) => f.id));
   const byTable = new Map<number, ColumnInfo[]>();
   for (const f of fields) {
-    const stored = values.get(f.id);
-    const list = stored && !stored.hasMoreValues && stored.values.length <= MAX_LISTED_VALUES
-      ? stored.values.map((v) => (Array.isArray(v) ? v[0] : v)).filter((v) => v !== null && v !== undefined && typeof v !== 'object').map(String)
-      : null;
+    const list = listedValues(values.get(f.id));
     const column: ColumnInfo = {
       id: f.id,
       name: f.name,

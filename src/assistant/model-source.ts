@@ -11,7 +11,7 @@ import { readableCard } from '../cards/cards.js';
 import { resultMetadataOf } from '../cards/store.js';
 import { bool } from '../appdb/portable.js';
 import { loadFieldValues } from '../databases/field-values.js';
-import { MAX_LISTED_VALUES, type ColumnInfo, type TableInfo } from './metadata.js';
+import { listedValues, type ColumnInfo, type TableInfo } from './metadata.js';
 
 export interface ModelSource {
   id: number;
@@ -44,7 +44,7 @@ export async function loadModel(ctx: AppContext, caller: Caller, modelId: number
       baseType: String(m.base_type ?? 'type/*'),
       semanticType: typeof m.semantic_type === 'string' ? m.semantic_type : null,
       fkTargetFieldId: null,
-      values: stored && !stored.hasMoreValues && stored.values.length <= MAX_LISTED_VALUES ? stored.values.map((v) => (Array.isArray(v) ? v[0] : v)).filter((v) => v !== null && typeof v !== 'object').map(String) : null,
+      values: listedValues(stored),
     };
   });
   return {
