@@ -27,6 +27,7 @@ function text(body: Record<string, unknown>, key: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw badRequest(`${key} must be a string.`);
   if (value.length > MAX_TEXT) throw badRequest(`${key} must be at most ${MAX_TEXT} characters.`);
+  if (value.includes('\u0000')) throw badRequest(`${key} must not contain NUL characters.`);
   return value;
 }
 
