@@ -337,13 +337,15 @@ export class QuestionParser {
     const tableOf = (m: Mention) => [...m.entries].filter((e) => e.kind === 'table').sort((a, b) => b.score - a.score)[0]?.table;
     const countWord = this.aggWords.find((a) => a.op === 'count');
     const measureWord = this.aggWords.find((a) => a.op !== 'count' && !(a.word === 'total' && countWord !== undefined && countWord.at < a.at));
-    const after = (at: number) => this.mentions.find((m) => m.start > at && m.start <= at + 4);
 
     // the measure: a numeric column right after an aggregation word, or the one a ranking sorts by
     let measure: Mention | null = null;
     let op: AggregationOp | null = null;
     if (measureWord) {
-      const m = this.mentions.find((x) => x.start >= measureWord.at && x.start <= measureWord.at + 4 && x.entries.some((e) => e.kind === 'column' && isNumeric(e.column)) && !(measureWord.word === 'total' && x.start === measureWord.at && after(measureWord.at + 0.5)?.entries.some((e) => e.kind === 'column' && isNumeric(e.column))));
+      const numeric = (x: Mention) => x.entries.some((e) => e.kind === 'column' && isNumeric(e.column));
+      const near = this.mentions.filter((x) => x.start >= measureWord.at && x.start <= measureWord.at + 4 && numeric(x));
+      // "total revenue": the word is the sum, not the TOTAL column, when another number follows it
+      const m = measureWord.word === 'total' && near.length > 1 && near[0].start === measureWord.at ? near[1] : near[0];
       const next = this.mentions.find((x) => x.start > measureWord.at);
       if (measureWord.word === 'total' && next && next.start === measureWord.at + 1 && next.entries.some((e) => e.kind === 'table') && !next.entries.some((e) => e.kind === 'column')) {
         op = 'count';
