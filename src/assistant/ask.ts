@@ -15,6 +15,7 @@ import { extractSql } from './extract-sql.js';
 import { checkGeneratedSql, SqlRefusal, type QueryableTable } from './sql-check.js';
 import { databaseMessages, modelMessages, MODEL_SQL_VERSION, NATIVE_SQL_VERSION } from './prompt.js';
 import { loadModel, modelCardQuery, type ModelSource } from './model-source.js';
+import { planError } from './explain.js';
 import { Lexicon } from './offline/lexicon.js';
 import { parsePlan } from './offline/parse.js';
 import { CannotAnswer, type Plan } from './offline/plan.js';
@@ -35,22 +36,37 @@ async function checkNative(ctx: AppContext, caller: Caller, databaseId: number):
   if (!access.canNative(databaseId)) throw forbidden();
 }
 
-/** The first choice whose SQL passes the check; a 400 saying why when none does. */
-async function modelSql(ctx: AppContext, config: ModelConfig, messages: ChatMessage[], question: string, check: (sql: string) => string): Promise<string> {
-  const answers = await complete(ctx, config, messages);
+/**
+ * The first choice whose SQL passes the check and plans on the database (`explain`: the SQL to EXPLAIN, e.g. with a
+ * model's card inlined). When the SQL doesn't plan, the model is told the engine's error once and asked again; a 400
+ * saying why when nothing usable comes back.
+ */
+async function modelSql(ctx: AppContext, config: ModelConfig, messages: ChatMessage[], question: string, check: (sql: string) => string, explain: (sql: string) => Promise<string | null>): Promise<string> {
   let refusal: string | null = null;
-  for (const answer of answers) {
-    const sql = extractSql(answer);
-    if (sql === null) continue;
-    try {
-      return check(sql);
-    } catch (error) {
-      if (!(error instanceof SqlRefusal)) throw error;
-      refusal ??= error.message;
+  let failure: { sql: string; error: string } | null = null;
+  for (let round = 0; round < 2; round++) {
+    const answers = await complete(ctx, config, messages);
+    for (const answer of answers) {
+      const sql = extractSql(answer);
+      if (sql === null) continue;
+      let checked: string;
+      try {
+        checked = check(sql);
+      } catch (error) {
+        if (!(error instanceof SqlRefusal)) throw error;
+        refusal ??= error.message;
+        continue;
+      }
+      const error = await explain(checked);
+      if (error === null) return checked;
+      failure = { sql: checked, error };
     }
+    if (!failure || round > 0) break;
+    messages = [...messages, { role: 'assistant', content: '```sql\n' + failure.sql + '\n```' }, { role: 'user', content: `That query fails on the database: ${failure.error}\nWrite a corrected query.` }];
   }
   if (refusal) throw messageError(400, `Query '${question}' produced SQL that can't be returned: ${refusal}`, { reason: refusal });
-  throw noSql(question, answers.length ? 'The model answered without a SQL query.' : 'The model sent no answer.');
+  if (failure) throw messageError(400, `Query '${question}' produced SQL that doesn't run on this database: ${failure.error}`, { reason: failure.error, sql: failure.sql });
+  throw noSql(question, 'The model answered without a SQL query.');
 }
 
 function queryable(info: DatabaseInfo): QueryableTable[] {
@@ -90,7 +106,7 @@ export async function askDatabase(ctx: AppContext, caller: Caller, databaseId: n
     const sql = await compile(ctx, caller, planToMbql(plan, databaseId, plan.table.id), question);
     return { card: { dataset_query: nativeCard(databaseId, sql), ...describePlan(plan) }, prompt_template_versions: [OFFLINE_VERSION], 'bot-sql': sql };
   }
-  const sql = await modelSql(ctx, config, databaseMessages(info, question), question, (s) => checkGeneratedSql(s, { engine: info.engine, tables: queryable(info) }));
+  const sql = await modelSql(ctx, config, databaseMessages(info, question), question, (s) => checkGeneratedSql(s, { engine: info.engine, tables: queryable(info) }), (s) => planError(ctx, databaseId, s));
   return { card: { dataset_query: nativeCard(databaseId, sql), display: 'table', name: question, visualization_settings: {} }, prompt_template_versions: [NATIVE_SQL_VERSION], 'bot-sql': sql };
 }
 
@@ -115,6 +131,16 @@ export async function askModel(ctx: AppContext, caller: Caller, modelId: number,
     const sql = await compile(ctx, caller, planToMbql(plan, model.databaseId, `card__${model.id}`, byName), question);
     return { card: { dataset_query: nativeCard(model.databaseId, sql), ...describePlan(plan) }, prompt_template_versions: [OFFLINE_VERSION], 'bot-sql': sql };
   }
-  const sql = await modelSql(ctx, config, modelMessages(db.engine, model.table, question), question, (s) => checkGeneratedSql(s, { engine: db.engine, tables: [], extraNames: [model.table.name] }));
+  const explain = async (s: string) => {
+    // the model's own query inlined for {{#id}}, as the card will run
+    let inlined: string;
+    try {
+      inlined = (await compileToNative(ctx, { query: modelCardQuery(model, s), caller, context: 'ad-hoc' })).query;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    return planError(ctx, model.databaseId, inlined);
+  };
+  const sql = await modelSql(ctx, config, modelMessages(db.engine, model.table, question), question, (s) => checkGeneratedSql(s, { engine: db.engine, tables: [], extraNames: [model.table.name] }), explain);
   return { card: { dataset_query: modelCardQuery(model, sql), display: 'table', name: question, visualization_settings: {} }, prompt_template_versions: [MODEL_SQL_VERSION], 'bot-sql': sql };
 }

@@ -145,6 +145,23 @@ forEachAppDb('assistant with a model', (server) => {
     assert.deepEqual((await admin.post('/api/dataset', { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), aggregation: [['count']] } })).body.data.rows, [[18760]]);
   });
 
+  test('SQL that does not plan on the database is sent back once for a correction', async () => {
+    chat.script(answer('SELECT "NO_SUCH_COLUMN" FROM "ORDERS"'), answer('SELECT COUNT(*) FROM "ORDERS"'));
+    const fixed = await ask('how many orders');
+    assert.equal(fixed.status, 200, fixed.text);
+    assert.equal(fixed.body['bot-sql'], 'SELECT COUNT(*) FROM "ORDERS"');
+    assert.equal(chat.requests.length, 2);
+    const retry = chat.requests[1].body.messages;
+    assert.equal(retry[retry.length - 2].role, 'assistant');
+    assert.match(retry[retry.length - 1].content, /That query fails on the database: .*NO_SUCH_COLUMN/i);
+
+    chat.script(answer('SELECT "NO_SUCH_COLUMN" FROM "ORDERS"'));
+    const broken = await ask('how many orders');
+    assert.equal(broken.status, 400);
+    assert.match(broken.body.message, /^Query 'how many orders' produced SQL that doesn't run on this database: .*NO_SUCH_COLUMN/i);
+    assert.equal(chat.requests.length, 2, 'one correction, no more');
+  });
+
   test('a question about a model: the SQL reads the model through {{#id}}', async () => {
     const model = (await admin.post('/api/card', { name: 'Big orders', type: 'model', display: 'table', visualization_settings: {}, dataset_query: { database: sample.id, type: 'query', query: { 'source-table': sample.table('ORDERS'), filter: ['>', ['field', sample.field('ORDERS', 'TOTAL'), null], 100] } } })).body;
     chat.script(answer('SELECT COUNT(*) AS n FROM BIG_ORDERS'));
