@@ -102,7 +102,8 @@ export async function askDatabase(ctx: AppContext, caller: Caller, databaseId: n
   const info = await loadDatabaseInfo(ctx, caller, databaseId);
   const config = await modelConfig(ctx);
   if (!config) {
-    const plan = offlinePlan(info.tables, info, question);
+    // hidden, technical and cruft tables aren't offered by the query builder either
+    const plan = offlinePlan(info.tables.filter((t) => t.listed), info, question);
     const sql = await compile(ctx, caller, planToMbql(plan, databaseId, plan.table.id), question);
     return { card: { dataset_query: nativeCard(databaseId, sql), ...describePlan(plan) }, prompt_template_versions: [OFFLINE_VERSION], 'bot-sql': sql };
   }

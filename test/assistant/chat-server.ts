@@ -9,6 +9,8 @@ export interface Reply {
   /** An object is sent as JSON; a string as is. */
   body: unknown;
   headers?: Record<string, string>;
+  /** Answer only after this many milliseconds. */
+  delayMs?: number;
 }
 
 export interface ChatServer {
@@ -43,7 +45,11 @@ export async function startChatServer(): Promise<ChatServer> {
       requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       const reply = queue.length > 1 ? queue.shift()! : queue[0];
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) }).end(text);
+      const send = () => {
+        if (!res.destroyed) res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) }).end(text);
+      };
+      if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +60,9 @@ export async function startChatServer(): Promise<ChatServer> {
       queue = replies;
       requests.length = 0;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -108,6 +108,19 @@ forEachAppDb('assistant with a model', (server) => {
     assert.equal(long.body.message, "This model's maximum context length is 8192 tokens.");
   });
 
+  test('a model that doesn\'t answer in time is a clear error', async () => {
+    assert.equal((await admin.put('/api/setting', { 'openai-request-timeout-seconds': 1, 'openai-max-retries': 0 })).status, 204);
+    try {
+      chat.script({ ...answer('SELECT 1'), delayMs: 5_000 });
+      const r = await ask('how many orders');
+      assert.equal(r.status, 502);
+      assert.match(r.body.message, /^The assistant's model could not be reached: No answer from 127\.0\.0\.1:\d+ within 1 s\.$/);
+      assert.equal(chat.requests.length, 1, 'a timeout is not retried');
+    } finally {
+      assert.equal((await admin.put('/api/setting', { 'openai-request-timeout-seconds': null, 'openai-max-retries': null })).status, 204);
+    }
+  });
+
   test('a malformed answer and an answer without SQL are clear errors', async () => {
     chat.script({ body: '<html>not json' });
     const malformed = await ask('how many orders');
