@@ -84,7 +84,8 @@ function offlinePlan(tables: TableInfo[], info: DatabaseInfo, question: string):
 
 async function compile(ctx: AppContext, caller: Caller, query: Record<string, unknown>, question: string): Promise<string> {
   try {
-    return (await compileToNative(ctx, { query, caller, context: 'ad-hoc', pretty: true })).query;
+    // no row cap in the card's SQL: running it applies the usual limits
+    return (await compileToNative(ctx, { query: { ...query, middleware: { 'disable-max-results?': true } }, caller, context: 'ad-hoc', pretty: true })).query;
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw noSql(question, error instanceof Error ? error.message : String(error));

@@ -43,7 +43,7 @@ export function planToMbql(plan: Plan, databaseId: number, sourceTable: number |
   return { database: databaseId, type: 'query', query };
 }
 
-const OP_NAMES: Record<string, string> = { count: 'Count', sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', distinct: 'Distinct values' };
+const OP_NAMES: Record<string, string> = { count: 'Count', sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', distinct: 'Distinct values', median: 'Median' };
 
 /** The card's name, display and visualization settings (Metabase's infer_viz shapes). */
 export function describePlan(plan: Plan): { name: string; display: string; visualization_settings: Record<string, unknown> } {

@@ -36,8 +36,15 @@ const GROUP_WORDS = new Set(['by', 'per', 'each', 'every', 'across']);
 const PASSIVE_VERBS = new Set(['placed', 'made', 'written', 'created', 'bought', 'sold', 'submitted', 'paid', 'given', 'ordered', 'reviewed', 'left', 'purchased', 'done', 'sent', 'received']);
 const AGG_WORDS: Record<string, AggregationOp> = {
   average: 'avg', avg: 'avg', mean: 'avg', sum: 'sum', total: 'sum', maximum: 'max', max: 'max', highest: 'max', largest: 'max', biggest: 'max',
-  minimum: 'min', min: 'min', lowest: 'min', smallest: 'min', distinct: 'distinct', unique: 'distinct', different: 'distinct', count: 'count',
+  minimum: 'min', min: 'min', lowest: 'min', smallest: 'min', distinct: 'distinct', unique: 'distinct', different: 'distinct', count: 'count', median: 'median',
 };
+/** Questions the offline engine can't compute: said so, rather than answered with something else. */
+const UNSUPPORTED = new Set([
+  'percentage', 'percent', 'proportion', 'ratio', 'share', 'growth', 'change', 'difference', 'compare', 'compared', 'versus', 'vs', 'weekend', 'weekends',
+  'weekday', 'weekdays', 'correlation', 'trend', 'forecast', 'predict', 'why', 'cumulative', 'running', 'percentile', 'stddev', 'deviation', 'variance',
+]);
+/** Words after which an unknown word is a filter value we couldn't find ("orders from Texas"). */
+const VALUE_PREPOSITIONS = new Set(['from', 'in', 'for', 'at', 'named', 'called', 'like']);
 const DESC_WORDS = new Set(['most', 'highest', 'largest', 'biggest', 'best', 'top', 'greatest', 'expensive', 'priciest', 'pricey']);
 const ASC_WORDS = new Set(['least', 'lowest', 'smallest', 'worst', 'bottom', 'fewest', 'cheapest', 'cheap', 'cheaper']);
 const COMPARATORS: Array<[string[], '>' | '>=' | '<' | '<=' | '=']> = [
@@ -273,7 +280,7 @@ export class QuestionParser {
       const previous = this.mentions[this.mentions.length - 1];
       found.group = (GROUP_WORDS.has(before) && !(before === 'by' && PASSIVE_VERBS.has(this.low(k - 1)) && found.entries.some((e) => e.kind === 'table'))) || (before === 'and' && previous?.group === true && previous.end === k);
       found.negated = ['not', 'except', 'excluding', 'without', 'no'].includes(before);
-      found.present = ['with', 'having', 'has', 'have'].includes(before);
+      found.present = ['with', 'having', 'has', 'have', 'had'].includes(before) || (['no', 'without'].includes(before) && ['with', 'having', 'has', 'have', 'had', 'without'].includes(this.low(k - 1)));
       this.mentions.push(found);
       i = found.end;
     }
@@ -331,8 +338,23 @@ export class QuestionParser {
     }
   }
 
+  /** Words the question leans on that nothing here resolves: a value we couldn't find, or a kind of question we can't compute. */
+  private checkUnknownWords(): void {
+    const covered = (i: number) => this.toks[i].used || this.mentions.some((m) => m.start <= i && i < m.end);
+    for (let i = 0; i < this.toks.length; i++) {
+      const t = this.toks[i];
+      if (UNSUPPORTED.has(t.low)) throw new CannotAnswer(`The offline assistant can't answer "${t.raw}" questions.`);
+      if (covered(i) || STOP_WORDS.has(t.low) || numberOf(t) !== null) continue;
+      let k = i - 1;
+      while (['the', 'a', 'an'].includes(this.low(k))) k -= 1;
+      const capitalized = i > 0 && /^[A-Z]/.test(t.raw) && !this.toks[i - 1].raw.endsWith('.');
+      if (capitalized || (VALUE_PREPOSITIONS.has(this.low(k)) && !this.toks[k].used)) throw new CannotAnswer(`Nothing in this database matches "${t.raw}".`);
+    }
+  }
+
   private decide(): Plan {
     this.checkGroupings();
+    this.checkUnknownWords();
     const tables = this.mentions.filter((m) => m.entries.some((e) => e.kind === 'table'));
     const tableOf = (m: Mention) => [...m.entries].filter((e) => e.kind === 'table').sort((a, b) => b.score - a.score)[0]?.table;
     const countWord = this.aggWords.find((a) => a.op === 'count');

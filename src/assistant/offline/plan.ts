@@ -9,7 +9,7 @@ export interface Ref {
   via: ColumnInfo | null;
 }
 
-export type AggregationOp = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct';
+export type AggregationOp = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct' | 'median';
 
 export type Filter =
   | { kind: 'equals'; ref: Ref; values: string[]; negate: boolean }
