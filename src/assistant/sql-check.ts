@@ -19,14 +19,13 @@ export interface QueryableTable {
   name: string;
 }
 
+// Once the text is one statement starting with SELECT or WITH, these words can only mean a write inside it (a
+// data-modifying WITH, SELECT … INTO, MySQL's INTO OUTFILE) or a second command; other command words (SET, COMMENT,
+// LOAD…) can only be identifiers there, and a column may well be called that.
 const WRITE_WORDS = new Set([
   'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'UPSERT', 'TRUNCATE', 'DROP', 'ALTER', 'CREATE', 'GRANT', 'REVOKE', 'COPY', 'CALL',
-  'EXEC', 'EXECUTE', 'INTO', 'LOCK', 'UNLOCK', 'ATTACH', 'DETACH', 'VACUUM', 'PRAGMA', 'SET', 'RESET', 'LOAD', 'INSTALL',
-  'COMMIT', 'ROLLBACK', 'BEGIN', 'SAVEPOINT', 'DO', 'LISTEN', 'NOTIFY', 'OUTFILE', 'DUMPFILE', 'HANDLER', 'PREPARE', 'DEALLOCATE',
-  'REINDEX', 'CLUSTER', 'REFRESH', 'COMMENT', 'SECURITY', 'EXPORT', 'IMPORT', 'CHECKPOINT', 'SHUTDOWN', 'KILL',
+  'EXEC', 'EXECUTE', 'INTO', 'LOCK', 'ATTACH', 'DETACH', 'VACUUM', 'PRAGMA', 'OUTFILE', 'DUMPFILE',
 ]);
-/** Words that are also ordinary functions: refused only when not called. */
-const WORDS_THAT_ARE_FUNCTIONS = new Set(['REPLACE', 'LOAD']);
 
 /** Functions that act on the server, its files or other connections rather than compute a value. */
 const SERVER_FUNCTIONS = new Set([
@@ -110,7 +109,7 @@ export function checkGeneratedSql(sql: string, options: { engine: string; tables
     else if (t.kind === 'close') openers.pop();
     if (t.kind !== 'word') continue;
     const called = tokens[i + 1]?.kind === 'open';
-    if (WRITE_WORDS.has(t.text) && !(called && WORDS_THAT_ARE_FUNCTIONS.has(t.text))) refuse(`${t.text} is not allowed: only queries that read data are.`);
+    if (WRITE_WORDS.has(t.text)) refuse(`${t.text} is not allowed: only queries that read data are.`);
     if (t.text === 'FOR' && ['UPDATE', 'SHARE', 'NO', 'KEY'].includes(tokens[i + 1]?.text ?? '')) refuse('Locking clauses (FOR UPDATE/SHARE) are not allowed.');
     if (called && SERVER_FUNCTIONS.has(t.text)) refuse(`The function ${t.text.toLowerCase()} is not allowed.`);
     const isTableKeyword = t.text === 'JOIN' || (t.text === 'FROM' && !FROM_ARGUMENT_FUNCTIONS.has(openers[openers.length - 1] ?? '') && tokens[i - 1]?.text !== 'DISTINCT');
