@@ -26,7 +26,8 @@ function columnLine(info: DatabaseInfo | null, engine: string, column: ColumnInf
   const target = info && column.fkTargetFieldId !== null ? columnById(info, column.fkTargetFieldId) : null;
   if (target) line += ` REFERENCES ${quote(engine, target.table.name)}(${quote(engine, target.column.name)})`;
   const notes: string[] = [];
-  if (column.displayName && column.displayName.toLowerCase() !== column.name.toLowerCase().replace(/_/g, ' ')) notes.push(column.displayName);
+  const plain = (text: string) => text.toLowerCase().replace(/[_\s]+/g, ' ').trim();
+  if (column.displayName && plain(column.displayName) !== plain(column.name)) notes.push(column.displayName);
   if (column.description) notes.push(column.description.replace(/\s+/g, ' ').slice(0, 200));
   if (column.values?.length) notes.push(`values: ${column.values.slice(0, VALUES_SHOWN).map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}${column.values.length > VALUES_SHOWN ? ', …' : ''}`);
   return notes.length ? `${line}, -- ${notes.join('; ')}` : `${line},`;
