@@ -56,6 +56,7 @@ import { channelRoutes } from './channel.js';
 import { slackRoutes } from './slack.js';
 import { notificationRoutes } from './notification.js';
 import { startNotifications } from '../notify/index.js';
+import { openApiRoutes } from '../openapi/routes.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -109,6 +110,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);
+  openApiRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
   // Scheduled subscription and alert sends.

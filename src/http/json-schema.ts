@@ -35,6 +35,8 @@ export interface RouteDoc {
   summary?: string;
   /** Its successful answers by status code (default: 200 with a JSON body for a GET, any 2XX otherwise). */
   responses?: Record<number, ResponseDoc>;
+  /** A JSON body the route reads and checks itself (an MBQL query), when it declares no `body` keys. */
+  body?: JsonSchema;
   /** A multipart/form-data body's fields (file uploads), which the route reads itself. */
   multipart?: Record<string, JsonSchema>;
 }
