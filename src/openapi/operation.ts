@@ -39,8 +39,8 @@ export function operationFor(route: RegisteredRoute, declared: DeclaredRoute | u
 }
 
 function parameter(where: 'path' | 'query', name: string, schema: JsonSchema, required: boolean): Json {
-  const { description, ...rest } = schema;
-  return { name, in: where, required, ...(description ? { description } : {}), schema: withoutNull(rest) };
+  const { description, ...rest } = withoutNull(schema);
+  return { name, in: where, required, ...(description ? { description } : {}), schema: rest };
 }
 
 /** A URL can't carry a null: a nullable param is just an optional one there. */
