@@ -78,8 +78,8 @@ function operationView(path, method, op) {
   var summary = el('summary');
   summary.appendChild(el('span', 'method ' + method, method.toUpperCase()));
   summary.appendChild(el('code', 'path', path));
-  summary.appendChild(el('span', 'auth ' + op['x-auth'], AUTH[op['x-auth']] || op['x-auth']));
   if (op.summary) summary.appendChild(el('span', 'summary', op.summary));
+  summary.appendChild(el('span', 'auth ' + op['x-auth'], AUTH[op['x-auth']] || op['x-auth']));
   item.appendChild(summary);
   item.addEventListener('toggle', function () { if (item.open && item.children.length === 1) fillOperation(item, op); });
   item.dataset.search = (method + ' ' + path + ' ' + (op.summary || '') + ' ' +
@@ -106,7 +106,8 @@ function fillOperation(item, op) {
     });
   }
   item.appendChild(el('h4', null, 'Responses'));
-  Object.keys(op.responses).forEach(function (status) {
+  // 200, 2XX, 400 … default: object keys would put numbers before 2XX.
+  Object.keys(op.responses).sort().forEach(function (status) {
     var response = op.responses[status];
     var line = el('div', 'response');
     line.appendChild(el('span', 'status', status));

@@ -18,6 +18,7 @@ const STYLE = `
   .method { font: bold 12px ui-monospace, monospace; width: 4rem; text-align: center; border-radius: 4px; color: #fff; padding: 2px 0; }
   .get { background: #2563eb; } .post { background: #16a34a; } .put { background: #d97706; } .delete { background: #dc2626; }
   .path { font-size: 14px; }
+  .summary { color: #4b5563; }
   .auth { font-size: 12px; color: #6b7280; margin-left: auto; }
   .auth.admin { color: #b91c1c; } .auth.none { color: #15803d; }
   table { border-collapse: collapse; margin: .2rem 0; font-size: 13px; }
