@@ -228,9 +228,9 @@ export const s = {
       { type: 'string', enum: [...values] },
     );
   },
-  /** A value passing an arbitrary predicate, reported with one message. */
-  check: <T>(message: string, test: (v: unknown) => boolean) =>
-    leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message })),
+  /** A value passing an arbitrary predicate, reported with one message; `json` says what the OpenAPI document can. */
+  check: <T>(message: string, test: (v: unknown) => boolean, json: JsonSchema = {}) =>
+    leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message }), json),
   /**
    * A list of `item`s, at most `max` of them (MAX_ARRAY_ITEMS by default: the lists a request sends — ids, cards,
    * parameters — become app-DB statements, whose bound values the engines cap at 32,766 for SQLite).

@@ -25,11 +25,18 @@ test('raw Fastify routes are documented beside declared ones', async () => {
   await app.register(async (child) => {
     child.get('/static/*', async () => 'file');
   });
+  await app.register(
+    async (child) => {
+      child.route({ method: ['GET', 'POST'], url: '/:id(^\\d+$)/rows', handler: async () => [] });
+    },
+    { prefix: '/api/prefixed' },
+  );
   await app.ready();
 
   const doc = openApiDocument(app) as any;
   assert.equal((await new Validator().validate(doc)).valid, true);
-  assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/raw', '/api/stream/{job}-{part}', '/api/thing/{id}', '/static/{path}']);
+  assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/prefixed/{id}/rows', '/api/raw', '/api/stream/{job}-{part}', '/api/thing/{id}', '/static/{path}']);
+  assert.deepEqual(Object.keys(doc.paths['/api/prefixed/{id}/rows']).sort(), ['get', 'post']);
 
   const thing = doc.paths['/api/thing/{id}'].get;
   assert.equal(thing['x-auth'], 'user');
