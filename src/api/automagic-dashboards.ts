@@ -13,6 +13,7 @@ import { xrayQueryMetadata } from '../xrays/query-metadata.js';
 import { databaseCandidates } from '../xrays/candidates.js';
 import { modelIndexXray } from '../xrays/model-index.js';
 
+/** Router params (hyphens read as underscores: the routes declare no param schemas, the checks are the X-ray's own). */
 type Params = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : String(v ?? ''));
 const BASE = '/api/automagic-dashboards/:entity/:entity-id-or-query';
@@ -23,11 +24,11 @@ const COMPARE = '/compare/:comparison-entity/:comparison-entity-id-or-query';
 function requestOf(params: Params, query: Params): XrayRequest {
   return {
     entity: str(params.entity),
-    idOrQuery: str(params['entity-id-or-query']),
-    cell: params['cell-query'] === undefined ? undefined : str(params['cell-query']),
+    idOrQuery: str(params.entity_id_or_query),
+    cell: params.cell_query === undefined ? undefined : str(params.cell_query),
     prefix: params.prefix === undefined ? undefined : str(params.prefix),
-    template: params['dashboard-template'] === undefined ? undefined : str(params['dashboard-template']),
-    compare: params['comparison-entity'] === undefined ? undefined : { entity: str(params['comparison-entity']), idOrQuery: str(params['comparison-entity-id-or-query']) },
+    template: params.dashboard_template === undefined ? undefined : str(params.dashboard_template),
+    compare: params.comparison_entity === undefined ? undefined : { entity: str(params.comparison_entity), idOrQuery: str(params.comparison_entity_id_or_query) },
     show: query.show,
   };
 }

@@ -15,10 +15,10 @@ type Obj = Record<string, unknown>;
 
 export const DIFFERENT_SOURCES = 'Both sides of a comparison must read the same table or saved question.';
 
-async function sideName(ctx: AppContext, root: Root, otherFiltered: boolean): Promise<string> {
+async function sideName(ctx: AppContext, root: Root, allOf: boolean): Promise<string> {
   if (root.cell) return `${root.fullName} where ${await conditionWords(ctx, root.cell)}`;
   if (root.segmentName) return `${root.segmentName} segment`;
-  if (root.entity === 'table' && otherFiltered) return `All ${root.source.name}`;
+  if (root.entity === 'table' && allOf) return `All ${root.source.name}`;
   return root.fullName;
 }
 
@@ -27,7 +27,8 @@ export async function buildComparison(ctx: AppContext, caller: Caller, left: Roo
   const plan = await planXray(ctx, left, options);
   const leftFiltered = left.filter !== null || left.cell !== null;
   const rightFiltered = right.filter !== null || right.cell !== null;
-  const [leftName, rightName] = [await sideName(ctx, left, rightFiltered), await sideName(ctx, right, leftFiltered)];
+  // the right side is "All <table>" when it is the whole of what the left side narrows
+  const [leftName, rightName] = [await sideName(ctx, left, false), await sideName(ctx, right, leftFiltered && !rightFiltered)];
   const rightFilter = andFilters([right.filter, right.cell]);
   const rightQuery = (card: PlannedCard): Obj => {
     const { filter: _drop, ...rest } = card.query;

@@ -31,7 +31,7 @@ const TransactionTable: Template = {
       name: 'Income',
       matchers: [
         { type: 'type/Income', score: 100, ownOnly: true },
-        { type: 'type/Currency', named: '^(total|amount|revenue|income|sales|price)$', score: 95, ownOnly: true },
+        { type: 'type/Number', named: '^(total|amount|revenue|income|sales|grand_?total)$', score: 95, ownOnly: true },
       ],
     },
     { name: 'ProductCategory', matchers: [{ type: 'type/Category', score: 92, linkedTo: 'entity/ProductTable', minDistinct: 2, maxDistinct: 100 }] },
