@@ -72,7 +72,7 @@ async function createBigTable(name: string): Promise<void> {
            (ARRAY['Affiliate', 'Facebook', 'Google', 'Organic', 'Twitter'])[1 + g % 5] AS source,
            (ARRAY['CA', 'TX', 'NY', 'WA', 'IL', 'FL', 'OR', 'MA'])[1 + g % 8] AS state,
            timestamp '2019-01-01' + (g * 12.6) * interval '1 second' AS created_at
-    FROM generate_series(1, ${ROWS}) g`);
+    FROM generate_series(1::bigint, ${ROWS}) g`);
   await c.query('ALTER TABLE orders ADD PRIMARY KEY (id)');
   await c.query('ANALYZE orders');
   await c.end();

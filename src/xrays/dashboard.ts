@@ -9,14 +9,13 @@ import { fieldJson } from '../databases/json.js';
 import type { CardRow } from '../cards/store.js';
 import { canRunAdhocQueries } from '../cards/data-access.js';
 import { bindFields, refKey, type Bindings } from './bind.js';
-import { andFilters, planCards, type PlanInput, type PlannedCard } from './cards.js';
+import { andFilters, fieldTitle, planCards, type PlanInput, type PlannedCard } from './cards.js';
 import { chooseFilters, mappingsFor, type XParameter } from './filters.js';
 import { layout, textDashcard, type Section } from './layout.js';
 import { relatedBlock } from './links.js';
 import { capitalize, conditionWords, fill } from './names.js';
 import type { Root } from './roots.js';
 import { fieldTemplateFor, METRIC_TEMPLATE, tableTemplateFor, type SubTemplate, type Template } from './templates/index.js';
-import { fieldTitle } from './cards.js';
 
 type Obj = Record<string, unknown>;
 

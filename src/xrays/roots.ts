@@ -14,7 +14,7 @@ import { cardsByIds, datasetQueryOf, type CardRow } from '../cards/store.js';
 import { checkedLegacyQuery, legacyQuery } from '../cards/query-info.js';
 import { checkCanQuery } from '../cards/data-access.js';
 import { collectionAccess } from '../permissions/collections.js';
-import { cardSource, tableSource, type XField, type XSource } from './source.js';
+import { cardSource, fieldOf, tableSource, type XField, type XSource } from './source.js';
 import { fieldTitle } from './cards.js';
 import { aggregationWords, capitalize, joinAnd } from './names.js';
 import { decodeBase64Json } from './encoding.js';
@@ -85,21 +85,7 @@ async function fieldRoot(ctx: AppContext, caller: Caller, id: number): Promise<R
   const source = await tableSource(ctx, access, table);
   // a hidden field isn't among the source's fields, but may still be looked at
   const field = source.fields.find((f) => f.id === id && f.via === null) ?? null;
-  const own: XField = field ?? {
-    id: row.id,
-    name: row.name,
-    displayName: row.display_name,
-    baseType: row.base_type,
-    effectiveType: row.effective_type ?? row.base_type,
-    semanticType: row.semantic_type,
-    fingerprint: row.fingerprint ? JSON.parse(row.fingerprint) : null,
-    tableId: row.table_id,
-    fkTargetFieldId: row.fk_target_field_id,
-    via: null,
-    viaName: null,
-    linkedEntityType: null,
-    ref: ['field', row.id, null],
-  };
+  const own: XField = field ?? fieldOf(row);
   const root = baseRoot('field', `/auto/dashboard/field/${id}`, source, access);
   return { ...root, fullName: `${fieldTitle(own)} field`, field: own };
 }

@@ -53,7 +53,8 @@ function isVisible(row: FieldRow): boolean {
   return bool(row.active) && row.visibility_type === 'normal' && bool(row.preview_display) && row.parent_id === null;
 }
 
-function fieldOf(row: FieldRow, via: FieldRow | null, linkedEntityType: string | null): XField {
+/** A synced field as an X-ray sees it (`via`: the root table's foreign key it is reached through). */
+export function fieldOf(row: FieldRow, via: FieldRow | null = null, linkedEntityType: string | null = null): XField {
   return {
     id: row.id,
     name: row.name,
