@@ -183,7 +183,9 @@ export function sectionsOf(plan: Plan, comparison = false): Array<Section<Planne
       const cards = part.cards.filter((c) => c.group === group.id);
       if (!cards.length) continue;
       const title = comparison ? group.comparisonTitle ?? group.title : group.title;
-      sections.push({ heading: `# ${capitalize(fill(title, part.values))}`, items: cards.map((c) => ({ item: c, width: c.width, height: c.height })) });
+      // under a part's own heading, its sections are one level down
+      const level = part.heading ? '##' : '#';
+      sections.push({ heading: `${level} ${capitalize(fill(title, part.values))}`, items: cards.map((c) => ({ item: c, width: c.width, height: c.height })) });
     }
   }
   return sections;

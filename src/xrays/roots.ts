@@ -120,7 +120,7 @@ function describeQuery(source: XSource, inner: Obj): { metrics: QuestionMetric[]
     const column = { count: 'count', distinct: 'count', 'cum-count': 'count', 'cum-sum': 'sum' }[String(op)] ?? String(op);
     return { clause, title: capitalize(aggregationWords(clause, name, source.name)), columnName: i === 0 ? column : `${column}_${i + 1}` };
   });
-  const words = joinAnd(metrics.map((m, i) => (i === 0 ? m.title : m.title.toLowerCase())));
+  const words = joinAnd(metrics.map((m, i) => (i === 0 ? m.title : m.title[0].toLowerCase() + m.title.slice(1))));
   return { metrics, breakouts, description: breakouts.length ? `${words} by ${joinAnd(breakouts.map(name))}` : words };
 }
 

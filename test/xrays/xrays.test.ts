@@ -32,7 +32,7 @@ function checkShape(d: any) {
   assert.ok(d.name && typeof d.name === 'string');
   const headings = d.dashcards.filter((dc: any) => dc.card === null);
   assert.ok(headings.length > 0, 'sections have headings');
-  for (const h of headings) assert.match(h.visualization_settings.text, /^# /);
+  for (const h of headings) assert.match(h.visualization_settings.text, /^#{1,2} /);
   for (const dc of queryCards(d)) {
     assert.equal(dc.card_id, dc.card.id);
     assert.equal(dc.card.dataset_query.type, 'query');
@@ -90,6 +90,9 @@ forEachAppDb('x-rays', (server) => {
     );
     assert.ok(some.data.rows[0][0] < all.data.rows[0][0], 'the date filter narrows the count');
     assert.ok(d.description.length > 0);
+    const people = ok(await c.user.get(`${X}/table/${t('PEOPLE')}`), 'people');
+    assert.ok(!people.parameters.some((p: any) => p.name === 'Birth Date'), 'a birthday is no time axis');
+    assert.ok(people.parameters.some((p: any) => p.name === 'State' && p.sectionId === 'location'));
   });
 
   test('show caps the cards; headings do not count; more points at show=all', async () => {

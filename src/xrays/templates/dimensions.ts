@@ -13,7 +13,7 @@ export const COMMON_DIMENSIONS: DimensionDef[] = [
       { type: 'type/Temporal', score: 60, ownOnly: true, minDistinct: 2 },
     ],
   },
-  { name: 'Birthdate', matchers: [{ type: 'type/Birthdate', score: 100 }] },
+  { name: 'Birthdate', matchers: [{ type: 'type/Birthdate', score: 100 }, { type: 'type/Temporal', named: 'birth|(^|_)dob$', score: 100 }] },
   { name: 'Label', matchers: [{ type: 'type/Name', score: 100 }, { type: 'type/Title', score: 100 }, { type: 'type/Description', score: 100 }, { type: 'type/Comment', score: 100 }] },
   { name: 'Coordinate', matchers: [{ type: 'type/Coordinate', score: 100 }, { type: 'type/ZipCode', score: 100 }] },
   { name: 'State', matchers: [{ type: 'type/State', score: 95, ownOnly: true }, { type: 'type/State', score: 80, linkedTo: 'entity/UserTable' }] },

@@ -5,7 +5,7 @@ import type { CardTemplate, GroupDef, MetricDef, SubTemplate } from './types.js'
 export const GENERIC_METRICS: MetricDef[] = [
   { name: 'Count', aggregation: 'count', title: 'Number of {{this}}' },
   { name: 'DistinctFK', aggregation: 'distinct', dimension: 'FK', title: 'Distinct {{FK}} values' },
-  { name: 'SumNumber', aggregation: 'sum', dimension: 'Number', title: 'Total {{Number}}' },
+  { name: 'SumNumber', aggregation: 'sum', dimension: 'Number', title: 'Sum of {{Number}}' },
   { name: 'AvgNumber', aggregation: 'avg', dimension: 'Number', title: 'Average {{Number}}' },
 ];
 

@@ -38,13 +38,13 @@ const TransactionTable: Template = {
   ]),
   metrics: [
     ...GENERIC_METRICS,
-    { name: 'Sales', aggregation: 'sum', dimension: 'Income', title: 'Total {{Income}}' },
+    { name: 'Sales', aggregation: 'sum', dimension: 'Income', title: 'Sum of {{Income}}' },
     { name: 'AvgSale', aggregation: 'avg', dimension: 'Income', title: 'Average {{Income}}' },
   ],
   groups: [GENERIC_GROUPS[0], { id: 'sales', title: 'Sales', comparisonTitle: 'Sales' }, ...GENERIC_GROUPS.slice(1)],
   cards: [
     ...GENERIC_CARDS,
-    { title: 'Total {{Income}}', group: 'overview', metrics: ['Sales'], display: 'scalar', score: 97, width: 6, height: 3 },
+    { title: 'Sum of {{Income}}', group: 'overview', metrics: ['Sales'], display: 'scalar', score: 97, width: 6, height: 3 },
     { title: 'Sales per {{unit}}', group: 'sales', metrics: ['Sales', 'Count'], dimensions: [{ dimension: 'Timestamp' }], display: 'line', score: 98, width: 18, height: 6 },
     { title: 'Average {{Income}} per {{unit}}', group: 'sales', metrics: ['AvgSale'], dimensions: [{ dimension: 'Timestamp' }], display: 'line', score: 85, width: 12, height: 6 },
     { title: 'Sales per {{ProductCategory}}', group: 'sales', metrics: ['Sales'], dimensions: [{ dimension: 'ProductCategory' }], display: 'row', score: 90, width: 12, height: 6, top: 20 },
@@ -63,7 +63,9 @@ const UserTable: Template = {
   description: 'Some metrics we found about {{this}}: when they joined, where they are and where they came from.',
   dimensions: withDimensions([]),
   metrics: GENERIC_METRICS,
-  groups: GENERIC_GROUPS,
+  groups: GENERIC_GROUPS.map((g) =>
+    g.id === 'time' ? { ...g, title: 'New {{this}} over time' } : g.id === 'seasonality' ? { ...g, title: 'When {{this}} join', comparisonTitle: 'When they join' } : g,
+  ),
   cards: [
     ...GENERIC_CARDS.filter((c) => c.title !== '{{this}} per {{unit}}' && c.title !== '{{this}} added in the last 30 days'),
     { title: 'New {{this}} in the last 30 days', group: 'overview', metrics: ['Count'], filter: { kind: 'last-30-days', dimension: 'Timestamp' }, display: 'scalar', score: 96, width: 6, height: 3 },
@@ -84,14 +86,15 @@ const ProductTable: Template = {
   ]),
   metrics: [...GENERIC_METRICS, { name: 'AvgPrice', aggregation: 'avg', dimension: 'Price', title: 'Average {{Price}}' }],
   groups: GENERIC_GROUPS,
+  // when products were added to a catalog says little about them: no weekday/hour charts
   cards: [
-    ...GENERIC_CARDS,
+    ...GENERIC_CARDS.filter((c) => c.group !== 'seasonality'),
     { title: 'Average {{Price}}', group: 'overview', metrics: ['AvgPrice'], display: 'scalar', score: 90, width: 6, height: 3 },
     { title: 'Average {{Price}} per {{Category}}', group: 'distribution', metrics: ['AvgPrice'], dimensions: [{ dimension: 'Category' }], display: 'row', score: 89, width: 12, height: 6, top: 20 },
     { title: 'How {{Price}} is distributed', group: 'distribution', metrics: ['Count'], dimensions: [{ dimension: 'Price', binning: true }], display: 'bar', score: 87, width: 12, height: 6 },
   ],
   filters: ['Category', ...GENERIC_FILTERS.filter((f) => f !== 'Category')],
-  subTemplates: GENERIC_SUBTEMPLATES,
+  subTemplates: GENERIC_SUBTEMPLATES.filter((s) => s.name !== 'Seasonality'),
 };
 
 const EventTable: Template = {
