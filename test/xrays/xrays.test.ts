@@ -4,7 +4,7 @@
 
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachAppDb } from '../helpers/server.js';
+import { createUserClient, forEachAppDb } from '../helpers/server.js';
 import { fieldOf, tableOf } from '../databases/helpers.js';
 import { callers, ok, type Callers } from '../endpoints/helpers.js';
 import type { Client } from '../helpers/client.js';
@@ -252,6 +252,25 @@ forEachAppDb('x-rays', (server) => {
       assert.equal(r.text, "You don't have permissions to do that.");
     }
     assert.equal((await c.user.get(`${X}/model_index/999999/primary_key/1`)).status, 404);
+  });
+
+  test('a user who may query ORDERS only: nothing of the tables it links to, and every card runs', async () => {
+    const group = ok(await c.admin.post('/api/permissions/group', { name: `Orders only ${Date.now()}` }), 'group');
+    const { client, user } = await createUserClient(server(), c.admin);
+    ok(await c.admin.post('/api/permissions/membership', { group_id: group.id, user_id: user.id }), 'membership');
+    const { revision } = ok(await c.admin.get('/api/permissions/graph'), 'graph');
+    ok(await c.admin.put('/api/permissions/graph', { revision, groups: { [group.id]: { [c.sample.id]: { 'create-queries': { '': { [t('ORDERS')]: 'query-builder' } } } } } }), 'graph');
+    const d = ok(await client.get(`${X}/table/${t('ORDERS')}`), 'orders');
+    assert.ok(queryCards(d).length > 0);
+    const text = JSON.stringify(d);
+    assert.ok(!text.includes('source-field'), 'no field reached through a key into an unreadable table');
+    assert.ok(!JSON.stringify(d.related).includes(`/table/${t('PEOPLE')}`) && !JSON.stringify(d.related).includes(`/table/${t('PRODUCTS')}`));
+    assert.ok(queryCards(d).every((dc: any) => dc.card.can_run_adhoc_query === true));
+    assert.ok((await runCards(client, d)).every((n) => n > 0));
+    assert.equal((await client.get(`${X}/table/${t('PRODUCTS')}`)).status, 403);
+    const candidates = ok(await client.get(`${X}/database/${c.sample.id}/candidates`), 'candidates');
+    assert.deepEqual(candidates.flatMap((s: any) => s.tables.map((e: any) => e.title)), ['Orders']);
+    assert.equal((await c.user.get(`${X}/database/0/candidates`)).status, 400);
   });
 
   test('a saved X-ray is a regular dashboard whose cards run', async () => {
