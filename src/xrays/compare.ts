@@ -7,7 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { andFilters, type PlannedCard } from './cards.js';
 import { canRun, cardJson, idMaker, planXray, sectionsOf, type XrayOptions } from './dashboard.js';
 import { textDashcard } from './layout.js';
-import { relatedBlock } from './links.js';
+import { relatedBlock, type Related } from './links.js';
 import { conditionWords } from './names.js';
 import type { Root } from './roots.js';
 
@@ -20,6 +20,14 @@ async function sideName(ctx: AppContext, root: Root, allOf: boolean): Promise<st
   if (root.segmentName) return `${root.segmentName} segment`;
   if (root.entity === 'table' && allOf) return `All ${root.source.name}`;
   return root.fullName;
+}
+
+/** The left side's related block, less its comparisons (this is one), with the right side among the related. */
+function comparisonRelated(related: Related, right: Root): Related {
+  const { compare: _compare, ...rest } = related;
+  const known = new Set(Object.values(rest).flatMap((links) => (links ?? []).map((l) => l.url)));
+  if (known.has(right.url)) return rest;
+  return { ...rest, related: [...(rest.related ?? []), { url: right.url, title: right.fullName, description: '' }].slice(0, 3) };
 }
 
 export async function buildComparison(ctx: AppContext, caller: Caller, left: Root, right: Root, options: XrayOptions, url: string): Promise<Obj> {
@@ -81,7 +89,7 @@ export async function buildComparison(ctx: AppContext, caller: Caller, left: Roo
     creator_id: caller.user.id,
     parameters: [],
     dashcards,
-    related: { ...related, related: [...(related.related ?? []), { url: right.url, title: right.fullName, description: '' }].slice(0, 3) },
+    related: comparisonRelated(related, right),
     more: null,
     transient_filters: null,
     param_fields: null,
