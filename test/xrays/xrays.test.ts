@@ -181,6 +181,9 @@ forEachAppDb('x-rays', (server) => {
     assert.equal(monthCell.name, 'A closer look at Orders where Created At is in July 2024');
 
     const segment = ok(await c.admin.post('/api/segment', { name: 'Gizmos', table_id: t('PRODUCTS'), definition: { 'source-table': t('PRODUCTS'), filter: ['=', ['field', f('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] } }), 'segment');
+    const gizmos = ok(await c.user.get(`${X}/segment/${segment.id}`), 'segment of one category');
+    assert.ok(!queryCards(gizmos).some((dc: any) => dc.card.name === 'Products per Category'), 'no breakout on the field the segment fixes');
+    assert.ok(!gizmos.parameters.some((p: any) => p.name === 'Category'));
     const segVsTable = ok(await c.user.get(`${X}/segment/${segment.id}/compare/table/${t('PRODUCTS')}`), 'segment vs table');
     assert.equal(segVsTable.name, 'Comparison of Gizmos segment and All Products');
     const tableVsSeg = ok(await c.user.get(`${X}/table/${t('PRODUCTS')}/compare/segment/${segment.id}`), 'table vs segment');
