@@ -255,6 +255,13 @@ forEachAppDb('x-rays', (server) => {
       assert.equal(r.text, "You don't have permissions to do that.");
     }
     assert.equal((await c.user.get(`${X}/model_index/999999/primary_key/1`)).status, 404);
+    // odd cells are refused or read as conditions that match nothing, never a 500
+    for (const odd of [['=', ['field', 99999999999, null], 'x'], ['and'], ['=', 'x'], ['segment', 'abc'], ['=', ['field', -3, null], 1], { not: 'a clause' }, 'text', ['bogus-op', ['field', f('PRODUCTS', 'CATEGORY'), null]]]) {
+      const r = await c.user.get(`${X}/table/${t('PRODUCTS')}/cell/${b64(odd)}`);
+      assert.ok(r.status === 400 || r.status === 200, `${JSON.stringify(odd)}: ${r.status} ${r.text}`);
+      const cmp = await c.user.get(`${X}/table/${t('PRODUCTS')}/cell/${b64(odd)}/compare/table/${t('PRODUCTS')}`);
+      assert.ok(cmp.status === 400 || cmp.status === 200, `${JSON.stringify(odd)} compared: ${cmp.status} ${cmp.text}`);
+    }
   });
 
   test('a user who may query ORDERS only: nothing of the tables it links to, and every card runs', async () => {
@@ -289,7 +296,13 @@ forEachAppDb('x-rays', (server) => {
       assert.ok(run.status === 202 || run.status === 200, `${dc.card.name}: ${run.status}`);
       assert.equal(run.body.status, 'completed', dc.card.name);
     }
-    const withFilter = cards.find((dc: any) => dc.parameter_mappings.length);
+    const withFilter = cards.find((dc: any) => dc.card.display === 'scalar' && dc.parameter_mappings.length);
     assert.ok(withFilter, 'filters stayed wired');
+    const source = opened.parameters.find((p: any) => p.name === 'Source');
+    const mapping = withFilter.parameter_mappings.find((m: any) => m.parameter_id === source.id);
+    const path = `/api/dashboard/${saved.id}/dashcard/${withFilter.id}/card/${withFilter.card_id}/query`;
+    const all = ok(await c.user.post(path, {}), 'unfiltered');
+    const some = ok(await c.user.post(path, { parameters: [{ id: source.id, type: source.type, target: mapping.target, value: ['Google'] }] }), 'filtered');
+    assert.ok(some.data.rows[0][0] < all.data.rows[0][0], 'the saved filter narrows the card');
   });
 });
