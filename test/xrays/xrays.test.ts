@@ -143,6 +143,16 @@ forEachAppDb('x-rays', (server) => {
     assert.match(adhoc.name, /^A closer look at Sum of Total by Created At/);
     assert.ok(queryCards(adhoc).length > 0 && queryCards(adhoc).length <= 30);
     assert.ok((await runCards(c.user, adhoc)).every((n) => n > 0));
+    const saved = ok(await c.admin.post('/api/card', { name: 'Revenue by month', display: 'line', visualization_settings: {}, dataset_query: aggregated }), 'aggregated question');
+    const sq = ok(await c.user.get(`${X}/question/${saved.id}`), 'aggregated question x-ray');
+    assert.equal(sq.name, 'A closer look at "Revenue by month"');
+    assert.ok((await runCards(c.user, sq)).every((n) => n > 0));
+    const march = ['=', ['field', f('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }], '2024-03-01T00:00:00Z'];
+    const drill = ok(await c.user.get(`${X}/question/${saved.id}/cell/${b64(march)}`), 'drill into a point');
+    assert.equal(drill.name, 'A closer look at sum of Total where Created At is in March 2024');
+    const vsAll = ok(await c.user.get(`${X}/question/${saved.id}/cell/${b64(march)}/compare/adhoc/${b64({ database: c.sample.id, type: 'query', query: { 'source-table': t('ORDERS') } })}`), 'cell vs adhoc');
+    assert.match(vsAll.name, /^Comparison of /);
+    assert.ok((await runCards(c.user, vsAll)).length > 0);
     const tableLike = ok(await c.user.get(`${X}/adhoc/${b64url(query)}`), 'table-like adhoc (url-safe alphabet)');
     assert.ok((await runCards(c.user, tableLike)).every((n) => n > 0));
 
