@@ -18,7 +18,8 @@ const queryCards = (d: any) => d.dashcards.filter((dc: any) => dc.card);
 /** Runs every card of an X-ray through POST /api/dataset; returns the row counts. */
 async function runCards(client: Client, dashboard: any): Promise<number[]> {
   const counts: number[] = [];
-  for (const dc of queryCards(dashboard)) {
+  for (const card of queryCards(dashboard).flatMap((dc: any) => [dc.card, ...(dc.series ?? [])])) {
+    const dc = { card };
     const r = await client.post('/api/dataset', dc.card.dataset_query);
     assert.ok(r.status === 202 || r.status === 200, `${dc.card.name}: ${r.status} ${r.text}`);
     assert.equal(r.body.status, 'completed', `${dc.card.name}: ${JSON.stringify(r.body.error ?? r.body).slice(0, 400)} ${JSON.stringify(dc.card.dataset_query)}`);
@@ -182,9 +183,14 @@ forEachAppDb('x-rays', (server) => {
     assert.equal(cmp.name, 'Comparison of Products where Category is Widget and All Products');
     assert.deepEqual(cmp.parameters, []);
     const pairs = queryCards(cmp);
-    assert.ok(pairs.length >= 2 && pairs.length % 2 === 0);
-    assert.ok(pairs.some((dc: any) => dc.col === 12 && !JSON.stringify(dc.card.dataset_query.query.filter ?? null).includes('Widget')));
+    assert.ok(pairs.some((dc: any) => dc.col === 12 && !JSON.stringify(dc.card.dataset_query.query.filter ?? null).includes('Widget')), 'side by side');
+    const overlaid = pairs.find((dc: any) => dc.series.length === 1);
+    assert.ok(overlaid && overlaid.size_x === 24, 'line charts draw the other side as a second series');
+    assert.ok(!JSON.stringify(overlaid.series[0].dataset_query.query.filter ?? null).includes('Widget'));
     assert.ok((await runCards(c.user, cmp)).every((n) => n > 0));
+    const savedCmp = ok(await c.user.post('/api/dashboard/save', cmp), 'save a comparison');
+    const openedCmp = ok(await c.user.get(`/api/dashboard/${savedCmp.id}`), 'open it');
+    assert.ok(openedCmp.dashcards.some((dc: any) => dc.series.length === 1), 'the series was saved too');
 
     const july = ['=', ['field', f('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }], '2024-07-01T00:00:00Z'];
     const monthCell = ok(await c.user.get(`${X}/table/${t('ORDERS')}/cell/${b64(july)}`), 'month cell');
