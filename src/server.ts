@@ -16,6 +16,7 @@ import { installSecurityHeaders } from './http/headers.js';
 import { routes } from './http/route.js';
 import { webAppPages } from './webapp/pages.js';
 import { registerApi } from './api/index.js';
+import { recordRoutes } from './openapi/registry.js';
 import { startBackgroundTasks } from './tasks/index.js';
 import { startCacheMaintenance } from './cache/maintenance.js';
 import { startModelPersistence } from './persistence/schedule.js';
@@ -41,6 +42,8 @@ export async function createServer(config: Config): Promise<Server> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     frameworkErrors,
   });
+  // Before anything adds a route: the OpenAPI document lists every route recorded here.
+  recordRoutes(app);
   const appDb = await openAppDb(config.appDb);
   try {
     await migrateToLatest(appDb);

@@ -4,7 +4,7 @@
 
 import type { Routes } from '../http/route.js';
 import { Respond } from '../http/route.js';
-import { s, type Schema } from '../http/schema.js';
+import { jsonOf, s, type Schema } from '../http/schema.js';
 import { pagingQuery, paging } from '../http/paging.js';
 import { checkCacheAccess, checkInvalidateAccess, checkModels, deleteConfigs, listConfigs, storeConfig } from '../cache/configs.js';
 import { CACHE_MODELS, type CacheModel } from '../cache/strategy.js';
@@ -17,6 +17,7 @@ const ids = (): Schema<number[]> => s.array(s.natInt());
 const bodyIds: Schema<number[]> = {
   description: `vector of ${s.natInt().description}`,
   isOptional: false,
+  json: { anyOf: [jsonOf(s.natInt()), jsonOf(ids())] },
   parse(value, coerce) {
     return ids().parse(typeof value === 'number' ? [value] : value, coerce);
   },

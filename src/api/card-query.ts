@@ -10,6 +10,7 @@ import type { ExportFormat } from '../query/index.js';
 import '../cards/query-sources.js';
 import '../cards/cache-refresh.js';
 import { applyDatabaseAccess } from '../databases/access.js';
+import { DATASET } from '../openapi/shapes.js';
 
 const EXPORT_FORMATS = ['csv', 'api', 'xlsx', 'json'] as const;
 
@@ -37,7 +38,8 @@ const runBody = {
 };
 
 export function cardQueryRoutes(r: Routes) {
-  r.post('/api/card/:card-id/query', { params: { 'card-id': s.posInt() }, body: runBody }, ({ ctx, caller, params, body, reply }) =>
+  const run = { summary: 'Run a saved question', responses: { 202: DATASET } };
+  r.post('/api/card/:card-id/query', { params: { 'card-id': s.posInt() }, body: runBody, doc: run }, ({ ctx, caller, params, body, reply }) =>
     runCard(ctx, caller, reply, params['card-id'], {
       parameters: body.parameters ?? [],
       collectionPreview: body.collection_preview ?? false,

@@ -2,7 +2,7 @@
 // filter values, and the small lists (embeddable, public).
 
 import type { Routes } from '../http/route.js';
-import { s, type Issue, type Schema } from '../http/schema.js';
+import { jsonOf, s, type Issue, type Schema } from '../http/schema.js';
 import {
   createDashboard,
   deleteDashboard,
@@ -48,6 +48,7 @@ function uniqueIds<T extends { id: number }>(inner: Schema<T[]>): Schema<T[]> {
   return {
     description: UNIQUE_IDS,
     isOptional: false,
+    json: { ...jsonOf(inner), description: UNIQUE_IDS },
     parse(value, coerce) {
       const r = inner.parse(value, coerce);
       if (!r.ok) {

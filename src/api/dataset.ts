@@ -11,6 +11,7 @@ import { runPivotQuery } from '../query/pivot.js';
 import { queryMetadata } from '../query/query-metadata.js';
 import { parameterValues } from '../query/parameter-values.js';
 import { applyDatabaseAccess, checkFieldsVisible } from '../databases/access.js';
+import { DATASET, DATASET_QUERY } from '../openapi/shapes.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'xlsx', 'api'] as const;
 type Format = (typeof EXPORT_FORMATS)[number];
@@ -58,7 +59,7 @@ function jsonish(name: string, v: unknown): unknown {
 }
 
 export function datasetRoutes(r: Routes) {
-  r.post('/api/dataset', {}, ({ ctx, caller, body, reply }) =>
+  r.post('/api/dataset', { doc: { summary: 'Run a query', body: DATASET_QUERY, responses: { 202: DATASET } } }, ({ ctx, caller, body, reply }) =>
     runQuery(ctx, reply, { query: datasetQuery(body), caller, context: 'ad-hoc', addDefaultMiddleware: true }),
   );
 

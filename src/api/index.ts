@@ -44,6 +44,7 @@ import { userKeyValueRoutes } from './user-key-value.js';
 import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
 import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
+import { automagicDashboardsRoutes } from './automagic-dashboards.js';
 import { tilesRoutes } from './tiles.js';
 import { modelIndexRoutes } from './model-index.js';
 import { cacheRoutes } from './cache.js';
@@ -56,6 +57,8 @@ import { channelRoutes } from './channel.js';
 import { slackRoutes } from './slack.js';
 import { notificationRoutes } from './notification.js';
 import { startNotifications } from '../notify/index.js';
+import { assistantRoutes } from './assistant.js';
+import { openApiRoutes } from '../openapi/routes.js';
 
 export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppContext): Promise<void> {
   sessionRoutes(r);
@@ -90,6 +93,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   dashboardQuestionCandidateRoutes(r);
   notifyRoutes(r);
   relatedRoutes(r);
+  automagicDashboardsRoutes(r);
   tilesRoutes(r);
   modelIndexRoutes(r);
   dashboardRoutes(r);
@@ -106,9 +110,11 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   channelRoutes(r);
   slackRoutes(r);
   notificationRoutes(r);
+  assistantRoutes(r);
   publicRoutes(r);
   embedRoutes(r);
   previewEmbedRoutes(r);
+  openApiRoutes(r);
   // Installs the sample database on a new install and starts the sync schedules.
   await startDatabaseServices(_ctx);
   // Scheduled subscription and alert sends.

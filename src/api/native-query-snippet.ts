@@ -7,7 +7,7 @@ import { NAME_MAX } from '../util/fit.js';
 
 /** A valid snippet name that fits its varchar(254) column (a longer one says so rather than the name rule). */
 function snippetName(): Schema<string> {
-  const valid = s.check<string>(NAME_MESSAGE, isValidSnippetName);
+  const valid = s.check<string>(NAME_MESSAGE, isValidSnippetName, { type: 'string', maxLength: NAME_MAX });
   const sized = s.str(NAME_MESSAGE, { max: NAME_MAX });
   return {
     ...valid,

@@ -10,13 +10,18 @@ import { assertValidPassword } from '../users/users.js';
 import { sessionCookies, clearedSessionCookies, clientInfo } from '../http/session-cookies.js';
 import { sessionTokenOf } from '../http/auth.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_MESSAGE } from '../users/password-policy.js';
+import { SESSION } from '../openapi/shapes.js';
 
 export function sessionRoutes(r: Routes) {
   r.get('/api/session/properties', { auth: 'none' }, ({ ctx, maybeCaller }) => sessionProperties(ctx, maybeCaller));
 
   r.post(
     '/api/session',
-    { auth: 'none', body: { username: s.nbstr(), password: s.nbstr(undefined, { max: MAX_PASSWORD_LENGTH }), remember: s.optional(s.any()) } },
+    {
+      auth: 'none',
+      body: { username: s.nbstr(), password: s.nbstr(undefined, { max: MAX_PASSWORD_LENGTH }), remember: s.optional(s.any()) },
+      doc: { summary: 'Sign in', responses: { 200: SESSION } },
+    },
     async ({ ctx, body, request }) => {
       const client = clientInfo(request, await ctx.settings.getString('source-address-header'));
       const token = await login(ctx, body.username, body.password, client);

@@ -7,7 +7,7 @@ import { ICONS } from '../timelines/timelines.js';
 
 /** A parseable date string, normalized to an ISO instant. */
 export function datestr(): Schema<string> {
-  const base = s.check<string>('value must be a valid date string', (v) => typeof v === 'string' && parseDateString(v) !== null);
+  const base = s.check<string>('value must be a valid date string', (v) => typeof v === 'string' && parseDateString(v) !== null, { type: 'string' });
   return {
     ...base,
     parse(value, coerce) {

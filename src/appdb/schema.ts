@@ -21,6 +21,7 @@ import type { ModelIndexTables } from '../model-index/tables.js';
 import type { NotifyTables } from '../notify/tables.js';
 import type { CacheTables } from '../cache/tables.js';
 import type { PersistenceTables } from '../persistence/tables.js';
+import type { AssistantTables } from '../assistant/tables.js';
 
 export interface DB extends UserTables, SettingTables, CollectionTables, TaskTables, DatabaseTables {}
 // Cards, collections and their companions (issue 5); interface merging keeps each area's line separate.
@@ -44,3 +45,5 @@ export interface DB extends PersistenceTables {}
 export interface DB extends AppLockTables {}
 // Subscriptions, alerts and notification channels.
 export interface DB extends NotifyTables {}
+// Feedback on the assistant's answers.
+export interface DB extends AssistantTables {}

@@ -12,6 +12,7 @@ import { forbidden, notFound, unauthenticated } from './errors.js';
 import { parseParams, throwBodyNotAMap, throwIssues, tryParseParams, type Infer, type Schema } from './schema.js';
 import { resolveCaller } from './auth.js';
 import { localChangeDone } from './short-cache.js';
+import type { RouteDoc } from './json-schema.js';
 
 export type Auth = 'none' | 'user' | 'admin';
 type Shape = Record<string, Schema<unknown>>;
@@ -24,6 +25,19 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
   params?: P;
   query?: Q;
   body?: B;
+  /** What the OpenAPI document says beyond the schemas (responses, a summary); src/openapi reads it. */
+  doc?: RouteDoc;
+}
+
+/** A route declared through `routes()`, as src/openapi and the authorization tests read it back. */
+export interface DeclaredRoute {
+  method: string;
+  /** As written (`/api/tiles/:card-id/…`). */
+  path: string;
+  /** As given to Fastify (`/api/tiles/:card_id(^\d+$)/…`): what its route list and `onRoute` hooks report. */
+  url: string;
+  auth: Auth;
+  spec: RouteSpec<Shape | undefined, Shape | undefined, Shape | undefined>;
 }
 
 export interface CookieSpec {
@@ -133,19 +147,19 @@ export function sendValue(reply: FastifyReply, value: unknown): FastifyReply | v
   return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
-const declared = new WeakMap<FastifyInstance, Array<{ method: string; path: string }>>();
+const declared = new WeakMap<FastifyInstance, DeclaredRoute[]>();
 
 /**
  * Every route declared through `routes()`, with its path as written (`/api/tiles/:card-id/…`): Fastify's own route
  * tree merges parameters of different names at the same position, so only this list says which name each route
  * gave them (the authorization matrix reads it).
  */
-export function declaredRoutes(app: FastifyInstance): ReadonlyArray<{ method: string; path: string }> {
+export function declaredRoutes(app: FastifyInstance): ReadonlyArray<DeclaredRoute> {
   return declared.get(app) ?? [];
 }
 
 export function routes(app: FastifyInstance, ctx: AppContext) {
-  const list: Array<{ method: string; path: string }> = declared.get(app) ?? [];
+  const list: DeclaredRoute[] = declared.get(app) ?? [];
   declared.set(app, list);
   function register<P extends Shape | undefined, Q extends Shape | undefined, B extends Shape | undefined>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -154,10 +168,11 @@ export function routes(app: FastifyInstance, ctx: AppContext) {
     handler: Handler<P, Q, B>,
   ) {
     const auth = spec.auth ?? 'user';
-    list.push({ method, path });
+    const url = routePath(path, spec.params);
+    list.push({ method, path, url, auth, spec });
     app.route({
       method,
-      url: routePath(path, spec.params),
+      url,
       handler: async (request, reply) => {
         const maybeCaller = await resolveCaller(ctx, request);
         if (auth !== 'none' && !maybeCaller) throw unauthenticated();

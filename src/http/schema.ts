@@ -6,6 +6,7 @@
 import { validationError } from './errors.js';
 import { NAME_MAX } from '../util/fit.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { described, type JsonSchema } from './json-schema.js';
 
 export interface Issue {
   path: string[];
@@ -23,6 +24,8 @@ export interface Schema<T> {
   readonly isOptional: boolean;
   /** For path params: a regex the URL segment must match, else the route doesn't match at all (404). */
   readonly routePattern?: string;
+  /** What it accepts as JSON Schema, for the OpenAPI document (src/openapi); none: only its description is known. */
+  readonly json?: JsonSchema;
   parse(value: unknown, coerce: boolean): ParseResult<T>;
 }
 
@@ -37,10 +40,11 @@ const fail = (message: string, received: unknown, description: string): ParseRes
 type Check<T> = (value: unknown, coerce: boolean) => { value: T } | { reason: string; outOfRange?: boolean };
 
 /** A leaf schema: a check that returns the (possibly coerced) value or a failure reason. */
-function leaf<T>(description: string, check: Check<T>): Schema<T> {
+function leaf<T>(description: string, check: Check<T>, json: JsonSchema = {}): Schema<T> {
   return {
     description,
     isOptional: false,
+    json: described(json, description),
     parse(value, coerce) {
       if (value === undefined) return fail('missing required key', undefined, description);
       const result = check(value, coerce);
@@ -115,80 +119,118 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A non-blank string without NUL characters, at most `max` characters when given. */
 function nbstr(message = NON_BLANK, options: StringOptions = {}) {
-  return leaf<string>(message, (v) => {
-    if (typeof v !== 'string' || v.trim().length === 0) return { reason: message };
-    const problem = stringProblem(v, options);
-    return problem ? { reason: problem } : { value: v };
-  });
+  return leaf<string>(
+    message,
+    (v) => {
+      if (typeof v !== 'string' || v.trim().length === 0) return { reason: message };
+      const problem = stringProblem(v, options);
+      return problem ? { reason: problem } : { value: v };
+    },
+    stringJson(options, { minLength: 1, pattern: '\\S' }),
+  );
 }
+
+/** A string schema's JSON Schema: its size cap when it has one. */
+function stringJson(options: StringOptions, extra: JsonSchema = {}): JsonSchema {
+  return { type: 'string', ...extra, ...(options.max !== undefined ? { maxLength: options.max } : {}) };
+}
+
+const intJson = (minimum: number): JsonSchema => ({ type: 'integer', minimum, maximum: MAX_INT });
 
 export const s = {
   /** 1 … 2147483647 (an id). */
-  posInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 1))),
+  posInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 1), intJson(1))),
   /** A non-negative integer; Metabase reuses the positive-int message for these (a known quirk). */
-  natInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 0))),
-  int: (message = INT) => routed('^-?\\d+$', leaf<number>(message, intCheck(message, MIN_INT))),
+  natInt: (message = POS_INT) => routed('^\\d+$', leaf<number>(message, intCheck(message, 0), intJson(0))),
+  int: (message = INT) => routed('^-?\\d+$', leaf<number>(message, intCheck(message, MIN_INT), intJson(MIN_INT))),
   number: (message = 'value must be a number.') =>
-    leaf<number>(message, (v, c) => {
-      const n = toNumber(v, c);
-      return typeof n === 'number' && Number.isFinite(n) ? { value: n } : { reason: message };
-    }),
+    leaf<number>(
+      message,
+      (v, c) => {
+        const n = toNumber(v, c);
+        return typeof n === 'number' && Number.isFinite(n) ? { value: n } : { reason: message };
+      },
+      { type: 'number' },
+    ),
   /** A non-blank string without NUL characters, at most `max` characters when given. */
   nbstr,
   /** A non-blank name that fits the app DB's varchar(254) name columns. */
   name: () => nbstr(undefined, { max: NAME_MAX }),
   /** Any string without NUL characters, at most `max` characters when given. */
   str: (message = 'string', options: StringOptions = {}) =>
-    leaf<string>(message, (v) => {
-      if (typeof v !== 'string') return { reason: 'should be a string' };
-      const problem = stringProblem(v, options);
-      return problem ? { reason: problem } : { value: v };
-    }),
+    leaf<string>(
+      message,
+      (v) => {
+        if (typeof v !== 'string') return { reason: 'should be a string' };
+        const problem = stringProblem(v, options);
+        return problem ? { reason: problem } : { value: v };
+      },
+      stringJson(options),
+    ),
   bool: (message = 'boolean') =>
-    leaf<boolean>(message, (v, c) => {
-      if (typeof v === 'boolean') return { value: v };
-      if (c && (v === 'true' || v === 'false')) return { value: v === 'true' };
-      return { reason: 'should be a boolean' };
-    }),
+    leaf<boolean>(
+      message,
+      (v, c) => {
+        if (typeof v === 'boolean') return { value: v };
+        if (c && (v === 'true' || v === 'false')) return { value: v === 'true' };
+        return { reason: 'should be a boolean' };
+      },
+      { type: 'boolean' },
+    ),
   /** 'true'/'false' strings (also real booleans in JSON bodies). */
   boolstr: (message = BOOLSTR) =>
-    leaf<boolean>(message, (v) => {
-      if (typeof v === 'boolean') return { value: v };
-      if (typeof v === 'string' && /^(true|false)$/i.test(v)) return { value: v.toLowerCase() === 'true' };
-      return { reason: message };
-    }),
+    leaf<boolean>(
+      message,
+      (v) => {
+        if (typeof v === 'boolean') return { value: v };
+        if (typeof v === 'string' && /^(true|false)$/i.test(v)) return { value: v.toLowerCase() === 'true' };
+        return { reason: message };
+      },
+      { type: 'boolean' },
+    ),
   map: (message = MAP) =>
-    leaf<Record<string, unknown>>(message, (v) =>
-      v !== null && typeof v === 'object' && !Array.isArray(v)
-        ? { value: v as Record<string, unknown> }
-        : { reason: message },
+    leaf<Record<string, unknown>>(
+      message,
+      (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { value: v as Record<string, unknown> } : { reason: message }),
+      { type: 'object' },
     ),
   any: () => leaf<unknown>('any', (v) => ({ value: v })),
   /** An email address: at most 254 characters (the RFC limit, and `core_user.email`'s size). */
   email: (message = EMAIL, options: StringOptions = { max: 254 }) =>
-    leaf<string>(message, (v) => {
-      if (typeof v !== 'string' || !EMAIL_RE.test(v)) return { reason: message };
-      const problem = stringProblem(v, options);
-      return problem ? { reason: problem } : { value: v };
-    }),
+    leaf<string>(
+      message,
+      (v) => {
+        if (typeof v !== 'string' || !EMAIL_RE.test(v)) return { reason: message };
+        const problem = stringProblem(v, options);
+        return problem ? { reason: problem } : { value: v };
+      },
+      stringJson(options, { format: 'email' }),
+    ),
   jsonstr: (message = JSONSTR) =>
-    leaf<unknown>(message, (v) => {
-      if (typeof v !== 'string') return { reason: message };
-      const read = readJson(v);
-      if ('value' in read) return { value: read.value };
-      return { reason: read.problem === 'too-deep' ? TOO_DEEP : message };
-    }),
+    leaf<unknown>(
+      message,
+      (v) => {
+        if (typeof v !== 'string') return { reason: message };
+        const read = readJson(v);
+        if ('value' in read) return { value: read.value };
+        return { reason: read.problem === 'too-deep' ? TOO_DEEP : message };
+      },
+      { type: 'string', contentMediaType: 'application/json' },
+    ),
   enum: <T extends string>(values: readonly T[], message?: string) => {
     const description = message ?? `enum of ${values.join(', ')}`;
-    return leaf<T>(description, (v) =>
-      typeof v === 'string' && (values as readonly string[]).includes(v)
-        ? { value: v as T }
-        : { reason: message ?? `should be either ${values.join(', ')}` },
+    return leaf<T>(
+      description,
+      (v) =>
+        typeof v === 'string' && (values as readonly string[]).includes(v)
+          ? { value: v as T }
+          : { reason: message ?? `should be either ${values.join(', ')}` },
+      { type: 'string', enum: [...values] },
     );
   },
-  /** A value passing an arbitrary predicate, reported with one message. */
-  check: <T>(message: string, test: (v: unknown) => boolean) =>
-    leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message })),
+  /** A value passing an arbitrary predicate, reported with one message; `json` says what the OpenAPI document can. */
+  check: <T>(message: string, test: (v: unknown) => boolean, json: JsonSchema = {}) =>
+    leaf<T>(message, (v) => (test(v) ? { value: v as T } : { reason: message }), json),
   /**
    * A list of `item`s, at most `max` of them (MAX_ARRAY_ITEMS by default: the lists a request sends — ids, cards,
    * parameters — become app-DB statements, whose bound values the engines cap at 32,766 for SQLite).
@@ -199,6 +241,7 @@ export const s = {
     return {
       description,
       isOptional: false,
+      json: { type: 'array', items: jsonOf(item), maxItems: max, ...(message ? { description: message } : {}) },
       parse(value, coerce) {
         if (value === undefined) return fail('missing required key', undefined, description);
         // Repeated query params arrive as arrays; a single one arrives as a scalar.
@@ -220,6 +263,7 @@ export const s = {
   optional: <T>(inner: Schema<T>): Schema<T | undefined> => ({
     description: inner.description,
     isOptional: true,
+    json: jsonOf(inner),
     parse(value, coerce) {
       return value === undefined ? ok(undefined) : inner.parse(value, coerce);
     },
@@ -228,6 +272,7 @@ export const s = {
   maybe: <T>(inner: Schema<T>): Schema<T | null> => ({
     description: `nullable ${inner.description}`,
     isOptional: true,
+    json: nullable(jsonOf(inner)),
     parse(value, coerce) {
       if (value === undefined || value === null) return ok(null);
       const r = inner.parse(value, coerce);
@@ -239,11 +284,33 @@ export const s = {
   withDefault: <T>(inner: Schema<T>, fallback: T): Schema<T> => ({
     description: inner.description,
     isOptional: true,
+    json: { ...jsonOf(inner), default: fallback },
     parse(value, coerce) {
       return value === undefined || value === null ? ok(fallback) : inner.parse(value, coerce);
     },
   }),
 };
+
+/**
+ * A schema's JSON Schema. A hand-built schema (a `parse` of its own) that declares none is documented by its
+ * description alone.
+ */
+export function jsonOf(schema: Schema<unknown>): JsonSchema {
+  return schema.json ?? { description: schema.description };
+}
+
+/** `inner` or null. */
+function nullable(inner: JsonSchema): JsonSchema {
+  return { anyOf: [inner, { type: 'null' }] };
+}
+
+/** A record of named params as one object schema: its keys, and which of them must be present. */
+export function objectJson(shape: Record<string, Schema<unknown>>, message?: string): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, schema] of Object.entries(shape)) properties[key] = jsonOf(schema);
+  const required = Object.keys(shape).filter((key) => !shape[key].isOptional);
+  return { type: 'object', properties, ...(required.length ? { required } : {}), ...(message ? { description: message } : {}) };
+}
 
 type ObjectValue<Shape extends Record<string, Schema<unknown>>> = { [K in keyof Shape]: Infer<Shape[K]> };
 
@@ -258,6 +325,7 @@ function objectSchema<Shape extends Record<string, Schema<unknown>>>(
   return {
     description,
     isOptional: false,
+    json: objectJson(shape, message),
     parse(value, coerce) {
       if (value === undefined) return fail('missing required key', undefined, description);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(MAP, value, description);

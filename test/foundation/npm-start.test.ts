@@ -45,9 +45,14 @@ async function withServer(args: string[], env: Record<string, string>, body: (an
   }
 }
 
-test('the production build starts, reports healthy and completes setup', async () => {
+test('the production build starts, reports healthy, describes its API and completes setup', async () => {
   build();
   await withServer(['dist/main.js'], {}, async (anon) => {
+    const document = await anon.get('/api/docs/openapi.json');
+    assert.equal(document.status, 200);
+    assert.equal(document.body.openapi, '3.1.0');
+    assert.ok(document.body.paths['/api/card/{card-id}/query'].post);
+    assert.match((await anon.get('/api/docs')).text, /<script>[^]*openapi\.json/);
     const admin = await setupAdmin({ anon } as never);
     assert.equal((await admin.get('/api/user/current')).body.is_superuser, true);
   });

@@ -32,6 +32,11 @@ export function appDbKinds(): AppDbKind[] {
   return (process.env.QUARRY_TEST_APPDBS ?? 'sqlite,postgres').split(',').map((k) => k.trim()).filter(Boolean) as AppDbKind[];
 }
 
+/** `[kind]` when the suite runs on that app-DB kind, else none: for a file that covers one kind. */
+export function onlyIfTested(kind: AppDbKind): AppDbKind[] {
+  return appDbKinds().includes(kind) ? [kind] : [];
+}
+
 export async function appDbEnv(kind: AppDbKind): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-test-'));

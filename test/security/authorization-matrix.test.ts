@@ -54,6 +54,12 @@ const signedIn: Expectation = { users: 200 };
 const EXPECTED: Record<string, Expectation> = {
   'GET /api/alert': signedIn, // the alerts one created or receives
   'POST /api/alert': invalid,
+  // the assistant: native-query permission on the database (the ordinary user has it, the no-data user not)
+  'POST /api/assistant/database/:database-id': { body: () => ({ question: 'How many products per category?' }), user: 200, nodata: 403 },
+  'POST /api/assistant/database/:database-id/query': { body: () => ({ question: 'How many products per category?' }), user: 200, nodata: 403 },
+  'POST /api/assistant/model/:model-id': { body: () => ({ question: 'How many rows?' }), admin: 404 }, // the card is a question in the admin-only collection
+  'POST /api/assistant/feedback': { body: () => ({ feedback_type: 'great', prompt: 'how many products' }), users: 200 },
+  'GET /api/assistant/feedback': {},
   'GET /api/alert/:id': {},
   'PUT /api/alert/:id': {},
   'DELETE /api/alert/:id/subscription': {}, // the card is unreadable to users; the admin receives it
@@ -346,6 +352,17 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /api/collection/:id/move-dashboard-question-candidates': { body: () => ({ card_ids: [999999] }) },
   'GET /api/setup/admin_checklist': {},
   'GET /api/segment/:id/related': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/rule/:prefix/:dashboard-template': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/rule/:prefix/:dashboard-template/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/query_metadata': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/rule/:prefix/:dashboard-template': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/rule/:prefix/:dashboard-template/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/database/:id/candidates': dataRead,
+  'GET /api/automagic-dashboards/model_index/:model-index-id/primary_key/:pk-id': { users: 404, admin: 404 }, // there is none
   'GET /api/card/:id/related': {}, // the card is in the admin-only collection
   'POST /api/card/related': { body: productsCount, user: 200, nodata: 403, admin: 200 },
   'GET /api/tiles/:zoom/:x/:y/:lat-field/:lon-field': { ...dataRead, query: (fx) => ({ query: JSON.stringify({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PEOPLE') } }) }) },
@@ -364,6 +381,8 @@ const EXPECTED: Record<string, Expectation> = {
 /** Routes open to anonymous callers (public links, embedding, sign-in): `all` is what everyone gets. */
 const OPEN: Record<string, Expectation> = {
   'GET /api/health': { all: 200 },
+  'GET /api/docs': { all: 200 }, // what the API takes, never what it holds (Metabase serves it to anyone)
+  'GET /api/docs/openapi.json': { all: 200 },
   'GET /api/geojson/:key': { all: 200 }, // the built-in maps (public and embedded dashboards draw maps)
   'POST /api/pulse/unsubscribe': { all: 400 }, // the signed link's hash is missing
   'POST /api/pulse/unsubscribe/undo': { all: 400 },

@@ -28,6 +28,7 @@ import * as m0100 from './0100_snippet_template_tags.js';
 import * as m0105 from './0105_user_key_value.js';
 import * as m0106 from './0106_model_index.js';
 import * as m0110 from './0110_card_lookup_indexes.js';
+import * as m0155 from './0155_assistant_feedback.js';
 
 export interface AppMigration {
   up(db: Kysely<any>, dialect: AppDbDialect): Promise<void>;
@@ -61,4 +62,5 @@ export const migrations: Record<string, AppMigration> = {
   '0105_user_key_value': m0105,
   '0106_model_index': m0106,
   '0110_card_lookup_indexes': m0110,
+  '0155_assistant_feedback': m0155,
 };

@@ -28,9 +28,9 @@ export class RefusedStatementError extends Error {
   }
 }
 
-type TokenKind = 'word' | 'quoted' | 'string' | 'semicolon' | 'open' | 'close' | 'comma' | 'dot' | 'equals' | 'other';
+export type TokenKind = 'word' | 'quoted' | 'string' | 'semicolon' | 'open' | 'close' | 'comma' | 'dot' | 'equals' | 'other';
 
-interface Token {
+export interface Token {
   kind: TokenKind;
   /** Upper-cased (ASCII only) text for words; the raw text otherwise. */
   text: string;
@@ -47,8 +47,11 @@ function asciiUpper(s: string): string {
   return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
 }
 
-/** Tokens of `sql`, comments and whitespace left out. Unterminated quotes or comments run to the end. */
-function tokenize(sql: string): Token[] {
+/**
+ * Tokens of `sql`, comments and whitespace left out. Unterminated quotes or comments run to the end. Also used by
+ * src/assistant to read generated SQL (the same lexing as this guard, so both agree on what a statement is).
+ */
+export function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const n = sql.length;
@@ -101,7 +104,7 @@ function tokenize(sql: string): Token[] {
 }
 
 /** The statements of `tokens`, empty ones (bare `;`) dropped. */
-function statements(tokens: Token[]): Token[][] {
+export function statements(tokens: Token[]): Token[][] {
   const out: Token[][] = [];
   let current: Token[] = [];
   for (const t of tokens) {

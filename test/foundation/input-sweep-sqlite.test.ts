@@ -1,0 +1,4 @@
+// The input sweep (./input-sweep.ts) on the sqlite app DB; each app DB has its own file so the two run side by side.
+import { inputSweep } from './input-sweep.js';
+
+inputSweep('sqlite');
