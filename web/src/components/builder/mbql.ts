@@ -145,6 +145,8 @@ function readAggregation(clause: unknown): BuilderAggregation | null {
 /** The builder state of an MBQL dataset query, or null when the builder can't show all of it. */
 export function fromMbql(datasetQuery: { database?: unknown; type?: unknown; query?: unknown }): BuilderState | null {
   const q = datasetQuery.query as Record<string, unknown> | undefined;
+  const database = typeof datasetQuery.database === 'number' ? datasetQuery.database : null;
+  if (datasetQuery.type === 'query' && (!q || Object.keys(q).length === 0)) return { ...EMPTY_STATE, databaseId: database };
   if (datasetQuery.type !== 'query' || !q || typeof q['source-table'] !== 'number' || typeof datasetQuery.database !== 'number') return null;
   const known = new Set(['source-table', 'filter', 'aggregation', 'breakout', 'order-by', 'limit']);
   if (Object.keys(q).some((k) => !known.has(k))) return null;

@@ -86,8 +86,8 @@ export function ResultsGrid({ data, settings, height = 480 }: { data: ResultData
         </div>
       </div>
       <Text size="sm" c="dimmed" mt={4} data-testid="row-count">
-        {data.rows.length === 1 ? 'Showing 1 row' : `Showing ${data.rows.length.toLocaleString('en-US')} rows`}
-        {data.rows_truncated ? ' (the first of more)' : ''}
+        {data.rows_truncated ? 'Showing first ' : 'Showing '}
+        {data.rows.length === 1 ? '1 row' : `${data.rows.length.toLocaleString('en-US')} rows`}
       </Text>
     </Box>
   );
