@@ -2,6 +2,7 @@
 // Native questions go to the SQL editor's page; MBQL ones to the question view.
 
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
 import { api } from '../api/client';
 import type { Card } from '../api/types';
 import { CenteredLoader } from '../components/CenteredLoader';
@@ -38,11 +39,16 @@ function useNavigatedHash(): string {
 
 const BLANK: QuestionCard = { display: 'table', visualization_settings: {}, dataset_query: { database: null, type: 'query', query: {} } };
 
+function NewQuestion() {
+  const hash = useNavigatedHash();
+  return <Question key={hash} card={cardOfHash(hash) ?? BLANK} />;
+}
+
 export default function QuestionPage({ params }: { params: { slug?: string } }) {
   const id = idOfSlug(params.slug);
-  const hash = useNavigatedHash();
+  // Keyed by the path: coming from a saved question to a new one (same page component) starts afresh.
+  const [location] = useLocation();
   if (params.slug !== undefined && Number.isNaN(id)) return <NotBuilt title="Not a question">This address names no question.</NotBuilt>;
   if (!Number.isNaN(id)) return <SavedQuestion id={id} />;
-  const card = cardOfHash(hash) ?? BLANK;
-  return <Question key={hash} card={card} />;
+  return <NewQuestion key={location} />;
 }
