@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 /** The data of the drawn chart's first series, read from the ECharts instance. */
 export async function firstSeriesData(page: Page): Promise<unknown[]> {
   return page.getByTestId('chart').evaluate((el) => {
-    const option = (el as HTMLElement & { echartsOption(): { series: Array<{ data: unknown[] }> } }).echartsOption();
+    const option = (el as unknown as { echartsOption(): { series: Array<{ data: unknown[] }> } }).echartsOption();
     return option.series[0].data;
   });
 }
