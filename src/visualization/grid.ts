@@ -42,10 +42,16 @@ export function compareValues(a: unknown, b: unknown): number {
   return as < bs ? -1 : as > bs ? 1 : 0;
 }
 
-/** Row order for a sort on one result column (a stable sort: equal rows keep their order). */
+/** Row order for a sort on one result column, nulls last either way (a stable sort: equal rows keep their order). */
 export function sortedRowOrder(rows: unknown[][], index: number, direction: 'asc' | 'desc'): number[] {
   const order = rows.map((_, i) => i);
   const sign = direction === 'asc' ? 1 : -1;
-  order.sort((x, y) => sign * compareValues(rows[x][index], rows[y][index]) || x - y);
+  const isNull = (v: unknown) => v === null || v === undefined;
+  order.sort((x, y) => {
+    const a = rows[x][index];
+    const b = rows[y][index];
+    if (isNull(a) || isNull(b)) return Number(isNull(a)) - Number(isNull(b)) || x - y;
+    return sign * compareValues(a, b) || x - y;
+  });
   return order;
 }

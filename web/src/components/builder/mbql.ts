@@ -143,7 +143,7 @@ function readAggregation(clause: unknown): BuilderAggregation | null {
 }
 
 /** The builder state of an MBQL dataset query, or null when the builder can't show all of it. */
-export function fromMbql(datasetQuery: { database?: unknown; type?: unknown; query?: unknown }): BuilderState | null {
+export function fromMbql(datasetQuery: { database?: unknown; type?: unknown; query?: unknown; [key: string]: unknown }): BuilderState | null {
   const q = datasetQuery.query as Record<string, unknown> | undefined;
   const database = typeof datasetQuery.database === 'number' ? datasetQuery.database : null;
   if (datasetQuery.type === 'query' && (!q || Object.keys(q).length === 0)) return { ...EMPTY_STATE, databaseId: database };
