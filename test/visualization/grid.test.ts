@@ -44,3 +44,27 @@ test('sorting compares raw values: numbers by value, nulls last, ties keep their
   assert.deepEqual(sortedRowOrder([['10'], ['9'], ['9']], 0, 'asc'), [1, 2, 0], 'numeric text as numbers, stable');
   assert.ok(compareValues('b', 'a') > 0);
 });
+
+test('a pivot result becomes a cross table with row, column and grand totals', async () => {
+  const { pivotTable } = await import('../../src/visualization/pivot.js');
+  const pcols = [{ name: 'CATEGORY' }, { name: 'YEAR' }, { name: 'pivot-grouping' }, { name: 'count' }];
+  const prow = [
+    ['A', 2023, 0, 1],
+    ['A', 2024, 0, 2],
+    ['B', 2024, 0, 5],
+    ['A', null, 2, 3], // row total of A (YEAR left out: bit 1)
+    ['B', null, 2, 5],
+    [null, 2023, 1, 1], // column totals (CATEGORY left out: bit 0)
+    [null, 2024, 1, 7],
+    [null, null, 3, 8],
+  ];
+  const t = pivotTable(pcols, prow)!;
+  assert.deepEqual(t.rowKeys, [['A'], ['B']]);
+  assert.deepEqual(t.colKeys, [2023, 2024]);
+  assert.deepEqual(t.cell(['A'], 2024), [2]);
+  assert.equal(t.cell(['B'], 2023), undefined);
+  assert.deepEqual(t.cell(['B'], undefined), [5]);
+  assert.deepEqual(t.total(2024), [7]);
+  assert.deepEqual(t.total(undefined), [8]);
+  assert.equal(pivotTable([{ name: 'x' }], [[1]]), null, 'not a pivot result');
+});

@@ -5,7 +5,7 @@ import { Fragment, useMemo } from 'react';
 import { describeGrid } from '@quarry-src/visualization/grid.js';
 import type { ResultData, VisualizationSettings } from '../../api/types';
 import { useSession } from '../../lib/session';
-import { pivotTable } from './pivot';
+import { pivotTable } from '@quarry-src/visualization/pivot.js';
 
 export function PivotGrid({ data, settings, height = 480 }: { data: ResultData; settings: VisualizationSettings; height?: number }) {
   const { properties } = useSession();

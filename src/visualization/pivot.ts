@@ -1,6 +1,7 @@
 // A pivot result (POST /api/dataset/pivot, /api/card/pivot/:id/query: every subtotal level of the query in one
 // result, each row tagged with its `pivot-grouping` bitmask of the breakouts left out) → a cross table: the last
 // breakout across (when there are two or more), the others down, each metric per cell, with row and column totals.
+// Pure, so a server-side rendering can lay out the same table as the web app's pivot grid.
 
 export interface PivotTable {
   /** Result indexes of the breakouts shown down the side, and of the one across (null with a single breakout). */
