@@ -61,3 +61,10 @@ test('a bare table opens in the builder; joins, expressions and nested queries d
   assert.equal(fromMbql({ database: 1, type: 'query', query: { 'source-table': 2, aggregation: [['share', ['=', ['field', 1, null], 1]]] } }), null);
   assert.equal(fromMbql({ database: 1, type: 'native', native: { query: 'select 1' } }), null);
 });
+
+test("a query's `fields` are kept as they came while rows are raw, and dropped once summarized", () => {
+  const fields = [['field', 3, null], ['field', 4, null]];
+  const read = fromMbql({ database: 1, type: 'query', query: { 'source-table': 2, fields, limit: 5 } })!;
+  assert.deepEqual(toMbql(read)!.query, { 'source-table': 2, fields, limit: 5 });
+  assert.deepEqual(toMbql({ ...read, aggregations: [{ op: 'count' }] })!.query, { 'source-table': 2, aggregation: [['count']], limit: 5 });
+});

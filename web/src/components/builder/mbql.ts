@@ -35,6 +35,8 @@ export interface BuilderState {
   breakouts: BuilderBreakout[];
   sort: BuilderSort[];
   limit: number | null;
+  /** The query's `fields` (which columns raw rows show), kept as they came: the builder doesn't edit them. */
+  fields?: unknown[];
 }
 
 export const EMPTY_STATE: BuilderState = { databaseId: null, tableId: null, filters: [], aggregations: [], breakouts: [], sort: [], limit: null };
@@ -86,6 +88,7 @@ export function toMbql(state: BuilderState): { database: number; type: 'query'; 
   if (aggregations.length > 0) query.aggregation = aggregations;
   if (state.breakouts.length > 0) query.breakout = state.breakouts.map(breakoutRef);
   const summarized = aggregations.length > 0 || state.breakouts.length > 0;
+  if (state.fields && !summarized) query.fields = state.fields;
   const orderBy = state.sort.flatMap((s): Clause[] => {
     const t = s.target;
     if (t.kind === 'field') return summarized ? [] : [[s.direction, fieldRef(t.fieldId)]];
@@ -148,9 +151,13 @@ export function fromMbql(datasetQuery: { database?: unknown; type?: unknown; que
   const database = typeof datasetQuery.database === 'number' ? datasetQuery.database : null;
   if (datasetQuery.type === 'query' && (!q || Object.keys(q).length === 0)) return { ...EMPTY_STATE, databaseId: database };
   if (datasetQuery.type !== 'query' || !q || typeof q['source-table'] !== 'number' || typeof datasetQuery.database !== 'number') return null;
-  const known = new Set(['source-table', 'filter', 'aggregation', 'breakout', 'order-by', 'limit']);
+  const known = new Set(['source-table', 'fields', 'filter', 'aggregation', 'breakout', 'order-by', 'limit']);
   if (Object.keys(q).some((k) => !known.has(k))) return null;
   const state: BuilderState = { ...EMPTY_STATE, databaseId: datasetQuery.database, tableId: q['source-table'] };
+  if (q.fields !== undefined) {
+    if (!isArr(q.fields) || !q.fields.every((f) => readField(f) !== null)) return null;
+    state.fields = q.fields;
+  }
   if (q.filter !== undefined) {
     const list = isArr(q.filter) && q.filter[0] === 'and' ? q.filter.slice(1) : [q.filter];
     const filters = list.map(readFilter);
