@@ -128,4 +128,24 @@ forEachBrowser('the question page: builder, save, reopen, displays', (session) =
     assert.equal(await lastRow.locator('td').last().textContent(), total.toLocaleString('en-US'));
     await screenshot('question-pivot');
   });
+
+  test('a running question can be cancelled, and run again', async () => {
+    const { page, url } = session();
+    // The answer is held back, so the question is still running when Cancel is clicked.
+    let held = 0;
+    await page.route('**/api/dataset', () => {
+      held++;
+    });
+    const table = { database: sample.id, type: 'query', query: { 'source-table': sample.table('PRODUCTS') } };
+    await page.goto(url(`/question#${Buffer.from(JSON.stringify({ dataset_query: table, display: 'table', visualization_settings: {} })).toString('base64')}`));
+    await page.getByText('Running…').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The query was cancelled.' }).waitFor();
+    assert.equal(held, 1);
+    assert.equal(await page.getByText('Running…').count(), 0);
+    await page.unroute('**/api/dataset');
+    await page.getByRole('button', { name: 'Visualize' }).click();
+    await page.getByTestId('results-grid').waitFor();
+    assert.equal(await page.getByTestId('row-count').textContent(), 'Showing 200 rows');
+  });
 });
