@@ -96,14 +96,14 @@ forEachBrowser('the question page: results grid, downloads, SQL, bookmark, param
     await page.locator('[data-testid=results-grid] [aria-rowindex="301"]').waitFor();
   });
 
-  test("a CSV downloaded from the page is the API's, byte for byte; so is a new question's", async () => {
+  test("a CSV (and JSON) downloaded from the page is the API's, byte for byte; so is a new question's CSV; XLSX downloads", async () => {
     const { page, url } = session();
     await page.goto(url(`/question/${orders.id}`));
     await page.getByTestId('results-grid').waitFor();
-    const download = async () => {
+    const download = async (format = 'csv') => {
       const waiting = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Download' }).click();
-      await page.getByRole('menuitem', { name: '.csv' }).click();
+      await page.getByRole('menuitem', { name: `.${format}` }).click();
       const file = await waiting;
       return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
     };
@@ -113,6 +113,12 @@ forEachBrowser('the question page: results grid, downloads, SQL, bookmark, param
     assert.match(saved.name, /\.csv$/);
     assert.ok(saved.bytes.equals(Buffer.from(api.text)), 'the saved question CSV equals the API');
     assert.match(saved.bytes.toString('utf8').split('\n')[0], /Total/);
+    const json = await download('json');
+    const apiJson = await admin.post(`/api/card/${orders.id}/query/json`, undefined, form({ format_rows: 'true', parameters: '[]' }));
+    assert.ok(json.bytes.equals(Buffer.from(apiJson.text)), 'the JSON download equals the API');
+    const xlsx = await download('xlsx');
+    assert.match(xlsx.name, /\.xlsx$/);
+    assert.equal(xlsx.bytes.subarray(0, 2).toString('latin1'), 'PK', 'an XLSX (zip) file');
 
     await page.getByRole('link', { name: 'Open in the builder' }).click();
     await page.waitForURL(/\/question#/);
