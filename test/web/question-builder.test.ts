@@ -127,6 +127,10 @@ forEachBrowser('the question page: builder, save, reopen, displays', (session) =
     assert.equal(await lastRow.locator('td').first().textContent(), 'Grand totals');
     assert.equal(await lastRow.locator('td').last().textContent(), total.toLocaleString('en-US'));
     await screenshot('question-pivot');
+    // The new display is kept for everyone once saved.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).waitFor({ state: 'detached' });
+    assert.equal(ok(await admin.get(`/api/card/${savedId}`)).body.display, 'pivot');
   });
 
   test('a running question can be cancelled, and run again', async () => {

@@ -5,6 +5,7 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { api } from '../../api/client';
 import { fromMbql } from '../builder/mbql';
 import { QuestionBuilder } from '../builder/QuestionBuilder';
 import { ResultView } from '../results/ResultView';
@@ -37,6 +38,16 @@ export function QuestionView({ initial }: { initial: QuestionCard }) {
   const saved = card.id !== undefined;
   const builderState = useMemo(() => (saved ? null : fromMbql(initial.dataset_query)), [saved, initial.dataset_query]);
   const pivotRun = card.display === 'pivot';
+  const [savedDisplay, setSavedDisplay] = useState(initial.display);
+  const [updating, setUpdating] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const saveDisplay = () => {
+    setUpdating(true);
+    api.put(`/api/card/${card.id}`, { display: card.display }).then(
+      () => setSavedDisplay(card.display),
+      (e: Error) => setSaveError(e.message),
+    ).finally(() => setUpdating(false));
+  };
 
   // Runs on open, when parameters change, and when switching into or out of the pivot table (another endpoint).
   useEffect(() => {
@@ -69,6 +80,11 @@ export function QuestionView({ initial }: { initial: QuestionCard }) {
           )}
           <ViewSql card={card} parameters={parameters} />
           <Downloads card={card} parameters={parameters} />
+          {saved && card.display !== savedDisplay && (
+            <Button size="xs" loading={updating} onClick={saveDisplay}>
+              Save changes
+            </Button>
+          )}
           {!saved && <Button size="xs" disabled={!result || result.status === 'failed'} onClick={() => setSaving(true)}>Save</Button>}
         </Group>
       </Group>
@@ -90,6 +106,7 @@ export function QuestionView({ initial }: { initial: QuestionCard }) {
           </Group>
         )}
       </Group>
+      {saveError && <Alert color="red" role="alert" withCloseButton onClose={() => setSaveError(null)}>{saveError}</Alert>}
       {error && <Alert color={error.includes('cancelled') ? 'gray' : 'red'} role="alert">{error}</Alert>}
       {result && <div style={{ opacity: running ? 0.5 : 1 }} data-testid="result"><ResultView result={result} display={card.display} settings={card.visualization_settings} name={card.name} /></div>}
       {saving && <SaveModal card={card} opened onClose={() => setSaving(false)} />}
