@@ -152,4 +152,26 @@ forEachBrowser('the question page: builder, save, reopen, displays', (session) =
     await page.getByTestId('results-grid').waitFor();
     assert.equal(await page.getByTestId('row-count').textContent(), 'Showing 200 rows');
   });
+
+  test("a filter picks from the column's values and the rows are the API's", async () => {
+    const { page, screenshot } = session();
+    const category = sample.field('PRODUCTS', 'CATEGORY');
+    const expected = ok(await admin.post('/api/dataset', {
+      database: sample.id,
+      type: 'query',
+      query: { 'source-table': sample.table('PRODUCTS'), filter: ['=', ['field', category, null], 'Gizmo', 'Widget'] },
+    })).body.data.rows.length;
+    await page.getByRole('button', { name: 'Add a filter' }).click();
+    await pick(page, 'Filter column', 'Category');
+    await page.getByRole('textbox', { name: 'Values' }).click();
+    await page.getByRole('option', { name: 'Gizmo' }).click();
+    await page.getByRole('option', { name: 'Widget' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Visualize' }).click();
+    await page.getByTestId('row-count').filter({ hasText: `Showing ${expected} rows` }).waitFor();
+    const hash = new URL(page.url()).hash;
+    const shared = JSON.parse(Buffer.from(decodeURIComponent(hash.slice(1)), 'base64').toString('utf8'));
+    assert.deepEqual(shared.dataset_query.query.filter, ['=', ['field', category, null], 'Gizmo', 'Widget']);
+    await screenshot('question-builder-filter');
+  });
 });
