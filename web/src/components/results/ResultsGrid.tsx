@@ -75,11 +75,14 @@ export function ResultsGrid({ data, settings, height = 480 }: { data: ResultData
                 aria-rowindex={item.index + 2}
                 style={{ ...styles.row, gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
-                {grid.columns.map((c) => (
-                  <div key={c.index} role="cell" className="tabular" style={{ ...styles.cell, textAlign: c.align, background: grid.background(row, c.index) }}>
-                    {c.format(row[c.index])}
-                  </div>
-                ))}
+                {grid.columns.map((c) => {
+                  const text = c.format(row[c.index]);
+                  return (
+                    <div key={c.index} role="cell" className="tabular" title={text} style={{ ...styles.cell, textAlign: c.align, background: grid.background(row, c.index) }}>
+                      {text}
+                    </div>
+                  );
+                })}
               </div>
             );
           })}
