@@ -1,11 +1,10 @@
 // /question/:id-slug and /model/:id-slug (a saved card: GET /api/card/:id) and /question#<base64> (a new one).
 // Native questions go to the SQL editor's page; MBQL ones to the question view.
 
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { api } from '../api/client';
 import type { Card } from '../api/types';
-import { CenteredLoader } from '../components/CenteredLoader';
 import { Loaded } from '../components/Loaded';
 import { cardOfHash, cardOfSaved, type QuestionCard } from '../components/question/card';
 import { QuestionView } from '../components/question/QuestionView';
@@ -17,7 +16,8 @@ const NativeQuestionPage = lazy(() => import('./NativeQuestionPage'));
 
 function Question({ card }: { card: QuestionCard }) {
   const datasetQuery = card.dataset_query;
-  if (datasetQuery.type === 'native') return <Suspense fallback={<CenteredLoader />}><NativeQuestionPage card={card} /></Suspense>;
+  // NativeQuestionPage is lazy: the route table's Suspense shows a loader while it downloads.
+  if (datasetQuery.type === 'native') return <NativeQuestionPage card={card} />;
   return <QuestionView initial={card} />;
 }
 
