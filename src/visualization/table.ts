@@ -84,12 +84,12 @@ function tint(color: string): string {
   return shade(color, 0.35);
 }
 
-interface CellPainter {
+export interface CellPainter {
   (row: unknown[], colIndex: number): string | undefined;
   rowColor(row: unknown[]): string | undefined;
 }
 
-function painter(ctx: VizContext): CellPainter {
+export function painter(ctx: VizContext): CellPainter {
   const rules = rulesOf(ctx);
   const ranges = new Map<Rule, { min: number; max: number }>();
   for (const rule of rules) {
@@ -144,21 +144,33 @@ export function rowLimit(requested: number | undefined): number {
   return Math.min(n, MAX_TABLE_ROWS);
 }
 
-export function describeTable(ctx: VizContext): TableVisualization {
+/** The columns a table shows, in order: their result index, title (with the currency when it goes in the header), alignment. */
+export interface TableColumn {
+  index: number;
+  title: string;
+  align: 'left' | 'right';
+  currencyInHeader: boolean;
+}
+
+export function tableColumns(ctx: VizContext): TableColumn[] {
   const ordered = exportLayout(ctx.cols, ctx.settings).indexes;
   const visible = ordered.filter((i) => shownInTables(ctx.cols[i]));
-  const indexes = visible.length > 0 ? visible : ordered;
-  const paint = painter(ctx);
-  const currencies = indexes.map((i) => currencyHeaderLabel(ctx.columnSettings(i)));
-  const columns = indexes.map((i, at) => {
+  return (visible.length > 0 ? visible : ordered).map((i) => {
+    const currency = currencyHeaderLabel(ctx.columnSettings(i));
     const title = ctx.title(i);
-    return { title: currencies[at] ? `${title} (${currencies[at]})` : title, align: isNumberColumn(ctx.cols[i]) ? ('right' as const) : ('left' as const) };
+    return { index: i, title: currency ? `${title} (${currency})` : title, align: isNumberColumn(ctx.cols[i]) ? 'right' : 'left', currencyInHeader: currency !== null };
   });
+}
+
+export function describeTable(ctx: VizContext): TableVisualization {
+  const layout = tableColumns(ctx);
+  const paint = painter(ctx);
+  const columns = layout.map(({ title, align }) => ({ title, align }));
   const shown = ctx.rows.slice(0, rowLimit(ctx.options.tableRowLimit));
   const rows = shown.map((row): TableCell[] => {
     const rowColor = paint.rowColor(row);
-    return indexes.map((i, at) => {
-      const text = ctx.format(i)(row[i], { currencyInHeader: currencies[at] !== null });
+    return layout.map(({ index: i, currencyInHeader }) => {
+      const text = ctx.format(i)(row[i], { currencyInHeader });
       const background = paint(row, i) ?? rowColor;
       return background ? { text, background } : { text };
     });

@@ -34,6 +34,8 @@ function EChart({ viz, height }: { viz: ChartVisualization; height: number }) {
     if (!ref.current) return;
     const chart = echarts.init(ref.current, null, { renderer: 'svg', width: viz.width, height });
     chart.setOption({ tooltip: { trigger: viz.display === 'pie' || viz.display === 'funnel' ? 'item' : 'axis', confine: true }, ...viz.option, animation: false }, true);
+    // Tests and assistive tools read what was drawn (series data) from the element.
+    Object.assign(ref.current, { echartsOption: () => chart.getOption() });
     return () => chart.dispose();
   }, [viz, height]);
   return <div ref={ref} data-testid="chart" data-display={viz.display} data-points={pointCount(viz)} style={{ width: viz.width, height }} />;
