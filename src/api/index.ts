@@ -44,6 +44,7 @@ import { userKeyValueRoutes } from './user-key-value.js';
 import { dashboardQuestionCandidateRoutes } from './dashboard-question-candidates.js';
 import { notifyRoutes } from './notify.js';
 import { relatedRoutes } from './related.js';
+import { automagicDashboardsRoutes } from './automagic-dashboards.js';
 import { tilesRoutes } from './tiles.js';
 import { modelIndexRoutes } from './model-index.js';
 import { cacheRoutes } from './cache.js';
@@ -90,6 +91,7 @@ export async function registerApi(r: Routes, _app: FastifyInstance, _ctx: AppCon
   dashboardQuestionCandidateRoutes(r);
   notifyRoutes(r);
   relatedRoutes(r);
+  automagicDashboardsRoutes(r);
   tilesRoutes(r);
   modelIndexRoutes(r);
   dashboardRoutes(r);

@@ -346,6 +346,17 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /api/collection/:id/move-dashboard-question-candidates': { body: () => ({ card_ids: [999999] }) },
   'GET /api/setup/admin_checklist': {},
   'GET /api/segment/:id/related': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/rule/:prefix/:dashboard-template': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/cell/:cell-query/rule/:prefix/:dashboard-template/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/query_metadata': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/rule/:prefix/:dashboard-template': dataRead,
+  'GET /api/automagic-dashboards/:entity/:entity-id-or-query/rule/:prefix/:dashboard-template/compare/:comparison-entity/:comparison-entity-id-or-query': dataRead,
+  'GET /api/automagic-dashboards/database/:id/candidates': dataRead,
+  'GET /api/automagic-dashboards/model_index/:model-index-id/primary_key/:pk-id': { users: 404, admin: 404 }, // there is none
   'GET /api/card/:id/related': {}, // the card is in the admin-only collection
   'POST /api/card/related': { body: productsCount, user: 200, nodata: 403, admin: 200 },
   'GET /api/tiles/:zoom/:x/:y/:lat-field/:lon-field': { ...dataRead, query: (fx) => ({ query: JSON.stringify({ database: fx.sample.id, type: 'query', query: { 'source-table': fx.sample.table('PEOPLE') } }) }) },

@@ -239,6 +239,21 @@ export function concretePath(path: string, fx: MatrixFixtures): string {
     'lat-field': JSON.stringify(['field', fx.sample.field('PEOPLE', 'LATITUDE'), null]),
     'lon-field': JSON.stringify(['field', fx.sample.field('PEOPLE', 'LONGITUDE'), null]),
   };
+  if (at('/api/automagic-dashboards')) {
+    // X-rays of the PRODUCTS table, a Gadget cell and a comparison with the whole table
+    const products = String(fx.sample.table('PRODUCTS'));
+    Object.assign(values, {
+      entity: 'table',
+      'entity-id-or-query': products,
+      'cell-query': Buffer.from(JSON.stringify(['=', ['field', fx.categoryField, null], 'Gadget'])).toString('base64'),
+      prefix: 'GenericTable',
+      'dashboard-template': 'Distributions',
+      'comparison-entity': 'table',
+      'comparison-entity-id-or-query': products,
+      'model-index-id': '1',
+      'pk-id': '1',
+    });
+  }
   return path.replace(/:([a-z-]+)/g, (_m, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no fixture for :${name} in ${path}`);
