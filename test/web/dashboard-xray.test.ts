@@ -12,6 +12,11 @@ import { signIn } from './sign-in.js';
 
 const exact = (n: number) => new RegExp(`^${n.toLocaleString('en-US')}$`);
 const DRAWN = '[data-testid="chart"], [data-testid="scalar-value"], [data-testid="result-table"]';
+/** Page-side (runs in the browser): at least `n` dashcards have drawn their result. */
+function drawnCards([n, selector]: [number, string]): boolean {
+  const cards: any[] = [...(globalThis as any).document.querySelectorAll('[data-testid="dashcard"]')];
+  return cards.filter((el) => el.querySelector(selector)).length >= n;
+}
 
 forEachBrowser('X-ray pages', (session) => {
   let admin: Client;
@@ -42,11 +47,7 @@ forEachBrowser('X-ray pages', (session) => {
     await totalCard.getByTestId('scalar-value').filter({ hasText: exact(count) }).waitFor();
     const queryCards = xray.dashcards.filter((dc: any) => dc.card);
     // every card ends up drawn: a chart, a number or a table (none failed)
-    await page.waitForFunction(
-      ([selector, n]) => [...document.querySelectorAll('[data-testid="dashcard"]')].filter((el) => el.querySelector(selector as string)).length >= (n as number),
-      [DRAWN, queryCards.length] as const,
-      { timeout: 60_000 },
-    );
+    await page.waitForFunction(drawnCards, [queryCards.length, DRAWN] as [number, string], { timeout: 60_000 });
     assert.equal(await page.getByRole('alert').count(), 0, 'no card failed');
     for (const chart of await page.locator('[data-testid="chart"]').all()) assert.ok(Number(await chart.getAttribute('data-points')) > 0, 'each chart plots data points');
     const headings = xray.dashcards.filter((dc: any) => !dc.card);

@@ -107,7 +107,7 @@ forEachBrowser('dashboards', (session) => {
     assert.equal(await text.locator('strong').count(), 1, '**…** is bold');
     assert.equal(await text.locator('li').count(), 2);
     assert.equal(await text.locator('script').count(), 0, 'no markup from the text');
-    assert.equal(await page.evaluate(() => (window as any).injected), undefined);
+    assert.equal(await page.evaluate(() => (globalThis as any).injected), undefined);
     assert.equal(await text.getByRole('link', { name: 'bad' }).count(), 0, 'a javascript: link is no link');
     assert.equal(await text.getByRole('link', { name: 'docs' }).getAttribute('href'), 'https://example.com/docs');
     await screenshot('dashboard');

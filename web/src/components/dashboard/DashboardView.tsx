@@ -13,6 +13,10 @@ import { useDashboardFilters } from './useDashboardFilters';
 import type { ValuesSource } from './valueSources';
 import { VirtualCard } from './VirtualCard';
 
+// Every dashboard draws charts: fetch the chart code (ECharts, the chart description) while the dashboard and its
+// results load, rather than after the first result arrives.
+void import('../Chart');
+
 export function DashboardView({ dashboard, runner, valuesSource, actions, children }: { dashboard: DashboardJson; runner: CardRunner; valuesSource: ValuesSource; actions?: ReactNode; children?: ReactNode }) {
   const parameters = useMemo(() => dashboard.parameters ?? [], [dashboard]);
   const autoApply = dashboard.auto_apply_filters !== false;
