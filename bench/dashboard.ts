@@ -11,42 +11,23 @@
 // Data sources: `sqlite` — the Sample Database as installed by Quarry; `postgres` — the same rows loaded into a
 // throwaway PostgreSQL database on the machine.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
-import { Api, waitFor } from './server.js';
+import { Api, setupInstance, startQuarry, waitFor } from './server.js';
 import { CATEGORY, dashboardQueries, schemaOf } from './dashboard-cards.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3919;
 const BASE = `http://127.0.0.1:${PORT}`;
-const ADMIN = { email: 'bench@example.com', password: 'Bench-Pass-123', first_name: 'Bench', last_name: 'Admin' };
 const ROUNDS = 7;
 const POOL = 15; // MB_JDBC_DATA_WAREHOUSE_MAX_CONNECTION_POOL_SIZE default: the pool and the queue width
 const ROW_CAP = 2000; // what the API returns of an unaggregated query
 
 type Obj = Record<string, any>;
 
-function startProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(PORT), QUARRY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function setup(): Promise<Api> {
-  const props = (await (await fetch(`${BASE}/api/session/properties`)).json()) as Record<string, string>;
-  const r = await fetch(`${BASE}/api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }),
-  });
-  return new Api(BASE, ((await r.json()) as { id: string }).id);
-}
 
 interface Round {
   wall: number;
@@ -126,10 +107,10 @@ function report(label: string, rounds: Round[]): void {
 async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-dash-'));
   const pgData = kind === 'postgres' ? await createPgDatabase('quarry_bench_data') : null;
-  const child = startProcess({ MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: kind === 'sqlite' ? 'true' : 'false' });
+  const child = startQuarry(PORT, { MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: kind === 'sqlite' ? 'true' : 'false' });
   try {
     await waitFor('the server', async () => (await fetch(`${BASE}/api/health`)).ok);
-    const api = await setup();
+    const api = await setupInstance(BASE);
     let databaseId: number;
     let details: Record<string, unknown>;
     if (kind === 'sqlite') {

@@ -6,18 +6,15 @@
 //
 //   npm run bench web-dashboard     (builds first)      or: npm run build && npx tsx bench/web-dashboard.ts
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { Api, waitFor } from './server.js';
+import { Api, setupInstance, startQuarry, waitFor } from './server.js';
 import { CATEGORY, dashboardQueries, displayOf, schemaOf } from './dashboard-cards.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3921;
 const BASE = `http://127.0.0.1:${PORT}`;
-const ADMIN = { email: 'bench@example.com', password: 'Bench-Pass-123', first_name: 'Bench', last_name: 'Admin' };
 const ROUNDS = 7;
 const DRAWN = '[data-testid="chart"], [data-testid="scalar-value"], [data-testid="result-table"]';
 
@@ -27,16 +24,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function allDrawn([n, selector]: [number, string]): number | false {
   const cards: any[] = [...(globalThis as any).document.querySelectorAll('[data-testid="dashcard"]')];
   return cards.filter((el) => el.querySelector(selector)).length >= n && performance.now();
-}
-
-async function setup(): Promise<Api> {
-  const props = (await (await fetch(`${BASE}/api/session/properties`)).json()) as Record<string, string>;
-  const r = await fetch(`${BASE}/api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }),
-  });
-  return new Api(BASE, ((await r.json()) as { id: string }).id);
 }
 
 /** The 25 cards of bench/dashboard-cards.ts, each drawn as its kind suggests, 4 to a row of the 24-column grid. */
@@ -61,14 +48,11 @@ async function createDashboard(api: Api, databaseId: number): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-web-'));
-const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-  env: { ...process.env, MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(PORT), QUARRY_LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const child = startQuarry(PORT, { MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db') });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'] });
 try {
   await waitFor('the server', async () => (await fetch(`${BASE}/api/health`)).ok);
-  const api = await setup();
+  const api = await setupInstance(BASE);
   const sample = await api.ok('POST', '/api/database/sample_database');
   const dashboardId = await createDashboard(api, sample.id);
   const times: number[] = [];

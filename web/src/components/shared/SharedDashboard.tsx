@@ -1,10 +1,10 @@
 // A public or embedded dashboard: tabs, filters, and its cards on Metabase's 24-column grid exactly as laid out
 // (row, col, size_x, size_y), each card loading on its own. Text and heading cards show their text with
 // `{{tag}}` filled from the filters wired to them. The grid and the text cards are the signed-in dashboard's
-// (../dashboard).
+// (../dashboard), and so are its tabs (the selected one in the URL, `?tab=<id>-slug`).
 
-import { Group, Tabs, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Group, Text } from '@mantine/core';
+import { useMemo } from 'react';
 import { api } from '../../api/client';
 import type { Parameter, QueryResult } from '../../api/types';
 import { parseHashOptions } from '../../lib/hash-options';
@@ -14,6 +14,7 @@ import { Loaded } from '../Loaded';
 import { LazyChart } from '../LazyChart';
 import { QueryFailure } from '../QueryFailure';
 import { DashboardGrid, contentHeight } from '../dashboard/DashboardGrid';
+import { DashboardTabs, sortedTabs, useSelectedTab } from '../dashboard/DashboardTabs';
 import { VirtualCard } from '../dashboard/VirtualCard';
 import { Downloads } from './Downloads';
 import { ParameterInputs } from './ParameterInputs';
@@ -75,23 +76,13 @@ function Dashboard({ source, dashboard }: { source: SharedSource; dashboard: Sha
   const options = parseHashOptions(useHash());
   const parameters = useMemo(() => dashboard.parameters ?? [], [dashboard]);
   const [values, setValue] = useParameterValues(parameters);
-  const tabs = [...(dashboard.tabs ?? [])].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-  const [tab, setTab] = useState<string | null>(tabs[0] ? String(tabs[0].id) : null);
-  const shown = tabs.length ? dashboard.dashcards.filter((dc) => String(dc.dashboard_tab_id) === tab) : dashboard.dashcards;
+  const tabs = useMemo(() => sortedTabs(dashboard.tabs), [dashboard]);
+  const [tab, selectTab] = useSelectedTab(tabs);
+  const shown = tab ? dashboard.dashcards.filter((dc) => String(dc.dashboard_tab_id) === String(tab.id)) : dashboard.dashcards;
   return (
     <SharedFrame title={dashboard.name} options={options}>
       <ParameterInputs parameters={parameters} values={values} hidden={options.hideParameters} onChange={setValue} />
-      {tabs.length > 1 && (
-        <Tabs value={tab} onChange={setTab} mb="md">
-          <Tabs.List>
-            {tabs.map((t) => (
-              <Tabs.Tab key={t.id} value={String(t.id)}>
-                {t.name}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </Tabs>
-      )}
+      <DashboardTabs tabs={tabs} selected={tab} onSelect={selectTab} />
       <Grid source={source} dashcards={shown} parameters={parameters} values={values} downloads={options.downloads} />
     </SharedFrame>
   );
