@@ -20,6 +20,7 @@ forEachBrowser('dashboards', (session) => {
   let countCard: any;
   let byCategory: any;
   let peopleCard: any;
+  let priceCard: any;
   const dashcardIds = new Map<number, number>();
 
   const ok = <R extends { status: number; text: string }>(response: R): R => {
@@ -43,6 +44,10 @@ forEachBrowser('dashboards', (session) => {
     byCategory = ok(await admin.post('/api/card', {
       name: 'Products per category', display: 'bar', visualization_settings: {},
       dataset_query: { database: sample.id, type: 'query', query: { 'source-table': products, aggregation: [['count']], breakout: [['field', sample.field('PRODUCTS', 'CATEGORY'), null]] } },
+    })).body;
+    priceCard = ok(await admin.post('/api/card', {
+      name: 'Average price per category', display: 'bar', visualization_settings: {},
+      dataset_query: { database: sample.id, type: 'query', query: { 'source-table': products, aggregation: [['avg', ['field', sample.field('PRODUCTS', 'PRICE'), null]]], breakout: [['field', sample.field('PRODUCTS', 'CATEGORY'), null]] } },
     })).body;
     peopleCard = ok(await admin.post('/api/card', {
       name: 'People count', display: 'scalar', visualization_settings: {},
@@ -73,10 +78,12 @@ forEachBrowser('dashboards', (session) => {
           visualization_settings: { virtual_card: { display: 'text' }, text: '## Notes\nShowing {{which}}, **in bold** <script>window.injected = 1</script> [bad](javascript:window.injected=2) [docs](https://example.com/docs)\n- one\n- two' },
           parameter_mappings: [{ parameter_id: 'catp', target: ['text-tag', 'which'] }],
         },
+        { id: -6, card_id: byCategory.id, dashboard_tab_id: -2, row: 4, col: 0, size_x: 12, size_y: 6, visualization_settings: { 'card.title': 'Count and price' }, series: [{ id: priceCard.id }] },
         { id: -5, card_id: peopleCard.id, dashboard_tab_id: -2, row: 0, col: 0, size_x: 8, size_y: 4, visualization_settings: {}, parameter_mappings: [{ parameter_id: 'statep', card_id: peopleCard.id, target: ['dimension', ['field', sample.field('PEOPLE', 'STATE'), null]] }] },
       ],
     })).body;
-    for (const dc of saved.dashcards) if (dc.card_id) dashcardIds.set(dc.card_id, dc.id);
+    // each card's dashcard on the Products tab (By category also appears on People, with a series)
+    for (const dc of saved.dashcards) if (dc.card_id && !dashcardIds.has(dc.card_id)) dashcardIds.set(dc.card_id, dc.id);
     dashboard = saved;
   });
 
@@ -161,6 +168,12 @@ forEachBrowser('dashboards', (session) => {
     await scalarOf('People count').filter({ hasText: exact(ca) }).waitFor();
     await page.goto(url(`/dashboard/${dashboard.id}?tab=${peopleTab.id}`));
     await scalarOf('People count').filter({ hasText: exact(everyone) }).waitFor();
+    // a dashcard with another card overlaid draws both series: one bar per category each
+    const overlaid = page.getByTestId('dashcard').filter({ hasText: 'Count and price' }).getByTestId('chart');
+    await overlaid.waitFor();
+    assert.equal(await overlaid.getAttribute('data-points'), '8');
+    await overlaid.getByText('Average price per category').first().waitFor();
+    await session().screenshot('dashboard-people-tab');
   });
 
   test('with auto-apply off, a changed filter waits for Apply', async () => {
