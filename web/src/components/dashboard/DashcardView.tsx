@@ -14,7 +14,8 @@ import { cardParameters } from './parameters';
 import type { CardRunner } from './runners';
 import type { Dashcard, FilterValues } from './types';
 
-function Result({ results, dashcard, settings, title }: { results: QueryResult[]; dashcard: Dashcard; settings: Record<string, unknown>; title: string }) {
+/** `name` titles the card's own series when others are overlaid (its name, as in Metabase, not the dashcard's title). */
+function Result({ results, dashcard, settings, name }: { results: QueryResult[]; dashcard: Dashcard; settings: Record<string, unknown>; name: string }) {
   const failed = results.find((r) => r.status === 'failed');
   if (failed) return <QueryFailure result={failed} />;
   const [main, ...rest] = results;
@@ -25,7 +26,7 @@ function Result({ results, dashcard, settings, title }: { results: QueryResult[]
     cols: rest[i].data.cols,
     rows: rest[i].data.rows,
   }));
-  return <LazyChart data={main.data} display={dashcard.card?.display ?? 'table'} settings={settings} name={title} height={contentHeight(dashcard.size_y)} series={series.length ? series : undefined} />;
+  return <LazyChart data={main.data} display={dashcard.card?.display ?? 'table'} settings={settings} name={name} height={contentHeight(dashcard.size_y)} series={series.length ? series : undefined} />;
 }
 
 export function DashcardView({ dashcard, runner, parameters, values }: { dashcard: Dashcard; runner: CardRunner; parameters: Parameter[]; values: FilterValues }) {
@@ -49,7 +50,7 @@ export function DashcardView({ dashcard, runner, parameters, values }: { dashcar
           </Text>
         )}
       </Group>
-      <Loaded state={results}>{(r) => <Result results={r} dashcard={dashcard} settings={settings} title={title} />}</Loaded>
+      <Loaded state={results}>{(r) => <Result results={r} dashcard={dashcard} settings={settings} name={card.name ?? title} />}</Loaded>
     </>
   );
 }
