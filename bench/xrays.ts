@@ -46,8 +46,11 @@ async function measure(t: TestServer, client: Client, databaseId: number, path: 
     body = r.body;
   }
   const before = statements();
-  const appDb = await countQueries(t, () => client.get(path));
-  return { median: median(times), min: Math.min(...times), appDb, data: statements() - before, cards: Array.isArray(body.dashcards) ? body.dashcards.filter((d: any) => d.card).length : 0, body };
+  // the fewest of three: a request now and then also refreshes its session or the settings cache
+  const counts: number[] = [];
+  for (let i = 0; i < 3; i++) counts.push(await countQueries(t, () => client.get(path)));
+  const appDb = Math.min(...counts);
+  return { median: median(times), min: Math.min(...times), appDb, data: (statements() - before) / 3, cards: Array.isArray(body.dashcards) ? body.dashcards.filter((d: any) => d.card).length : 0, body };
 }
 
 async function runCards(client: Client, body: any): Promise<number> {
@@ -115,7 +118,7 @@ try {
   const scans = await scansOf(pgDb.name);
   const large = await measure(server, admin, created.body.id, `/api/automagic-dashboards/table/${big}`);
   const scanned = (await scansOf(pgDb.name)) - scans;
-  report(`PostgreSQL orders (${ROWS.toLocaleString('en-US')} rows)`, large, `; table scans on PostgreSQL during ${ROUNDS + 3} builds: ${scanned}`);
+  report(`PostgreSQL orders (${ROWS.toLocaleString('en-US')} rows)`, large, `; table scans on PostgreSQL during ${ROUNDS + 5} builds: ${scanned}`);
   console.log(`  running its cards one after another: ${ms(await runCards(admin, large.body))}`);
 } finally {
   await server.close();

@@ -1,5 +1,6 @@
 // Comparison dashboards: the X-ray of one side (a segment, a cell, a filtered question) beside the same cards on the
-// other side (the whole table, a segment, an ad-hoc query of the same source) — each pair of cards side by side.
+// other side (the whole table, a segment, an ad-hoc query of the same source) — each pair of cards side by side, or
+// one line/bar chart with the other side as a second series.
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
@@ -7,7 +8,7 @@ import { badRequest } from '../http/errors.js';
 import { andFilters, type PlannedCard } from './cards.js';
 import { canRun, cardJson, idMaker, planXray, sectionsOf, type XrayOptions } from './dashboard.js';
 import { textDashcard } from './layout.js';
-import { relatedBlock } from './links.js';
+import { relatedBlock, type Related } from './links.js';
 import { conditionWords } from './names.js';
 import type { Root } from './roots.js';
 
@@ -20,6 +21,20 @@ async function sideName(ctx: AppContext, root: Root, allOf: boolean): Promise<st
   if (root.segmentName) return `${root.segmentName} segment`;
   if (root.entity === 'table' && allOf) return `All ${root.source.name}`;
   return root.fullName;
+}
+
+/** The left side's related block, less its comparisons (this is one), with the right side among the related. */
+function comparisonRelated(related: Related, right: Root): Related {
+  const { compare: _compare, ...rest } = related;
+  const known = new Set(Object.values(rest).flatMap((links) => (links ?? []).map((l) => l.url)));
+  if (known.has(right.url)) return rest;
+  return { ...rest, related: [...(rest.related ?? []), { url: right.url, title: right.fullName, description: '' }].slice(0, 3) };
+}
+
+/** Single-series line and bar charts compare best as one chart with both sides as series. */
+function overlays(card: PlannedCard): boolean {
+  const query = card.query as { aggregation?: unknown[]; breakout?: unknown[] };
+  return (card.display === 'line' || card.display === 'bar') && (query.aggregation?.length ?? 0) === 1 && (query.breakout?.length ?? 0) === 1;
 }
 
 export async function buildComparison(ctx: AppContext, caller: Caller, left: Root, right: Root, options: XrayOptions, url: string): Promise<Obj> {
@@ -36,7 +51,7 @@ export async function buildComparison(ctx: AppContext, caller: Caller, left: Roo
     return filter ? { ...rest, filter } : rest;
   };
 
-  // the left side stacked in the left half, each card's right-side twin beside it
+  // the left side stacked in the left half, each card's right-side twin beside it (or drawn over it)
   const nextId = idMaker();
   const title = (text: string, col: number) => textDashcard(nextId(), `# ${text}`, { row: 0, col, sizeX: 12, sizeY: 2 });
   const dashcards: Obj[] = [title(leftName, 0), title(rightName, 12)];
@@ -62,13 +77,23 @@ export async function buildComparison(ctx: AppContext, caller: Caller, left: Roo
       continue;
     }
     const i = cards.indexOf(item);
-    for (const [col, query, side, ok] of [
-      [0, item.query, leftName, runnable[2 * i]],
-      [12, rightQuery(item), rightName, runnable[2 * i + 1]],
-    ] as const) {
+    const make = (query: Obj, side: string, ok: boolean) => {
       const cardId = nextId();
-      const card = cardJson({ id: cardId, card: { ...item, title: `${item.title} (${side})` }, root: left, creatorId: caller.user.id, canRun: ok }, query);
-      dashcards.push({ id: nextId(), dashboard_tab_id: null, row: p.row, col, size_x: 12, size_y: p.sizeY, card_id: cardId, card, series: [], visualization_settings: {}, parameter_mappings: [] });
+      return cardJson({ id: cardId, card: { ...item, title: `${item.title} (${side})` }, root: left, creatorId: caller.user.id, canRun: ok }, query);
+    };
+    const leftCard = make(item.query, leftName, runnable[2 * i]);
+    const rightCard = make(rightQuery(item), rightName, runnable[2 * i + 1]);
+    if (overlays(item)) {
+      // one chart, the other side drawn over it as a second series
+      const settings = { 'graph.y_axis.auto_split': false };
+      dashcards.push({ id: nextId(), dashboard_tab_id: null, row: p.row, col: 0, size_x: 24, size_y: p.sizeY, card_id: leftCard.id, card: leftCard, series: [rightCard], visualization_settings: settings, parameter_mappings: [] });
+      continue;
+    }
+    for (const [col, card] of [
+      [0, leftCard],
+      [12, rightCard],
+    ] as const) {
+      dashcards.push({ id: nextId(), dashboard_tab_id: null, row: p.row, col, size_x: 12, size_y: p.sizeY, card_id: card.id, card, series: [], visualization_settings: {}, parameter_mappings: [] });
     }
   }
   dashcards.sort((a, b) => (a.row as number) - (b.row as number) || (a.col as number) - (b.col as number));
@@ -81,7 +106,7 @@ export async function buildComparison(ctx: AppContext, caller: Caller, left: Roo
     creator_id: caller.user.id,
     parameters: [],
     dashcards,
-    related: { ...related, related: [...(related.related ?? []), { url: right.url, title: right.fullName, description: '' }].slice(0, 3) },
+    related: comparisonRelated(related, right),
     more: null,
     transient_filters: null,
     param_fields: null,

@@ -50,7 +50,7 @@ export interface Plan {
   parameters: XParameter[];
 }
 
-/** Fields an `=` condition of the cell fixes to one value. */
+/** Fields an `=` condition fixes to one value. */
 function fixedFields(cell: unknown[] | null): Set<string> {
   const out = new Set<string>();
   const walk = (c: unknown) => {
@@ -76,7 +76,8 @@ const lowerFirst = (s: string) => (s ? s[0].toLowerCase() + s.slice(1) : s);
 
 export async function planXray(ctx: AppContext, root: Root, options: XrayOptions): Promise<Plan> {
   const template = templateOf(root, options);
-  const fixed = fixedFields(root.cell);
+  // fields the root's own filters pin to one value say nothing as a breakout or a filter
+  const fixed = fixedFields(andFilters([root.filter, root.segmentFilter, root.cell]));
   const bindings = bindFields(template, root.source.fields, root.field);
   const filter = andFilters([root.filter, root.cell]);
   const thisName = root.shortName;

@@ -5,6 +5,7 @@
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { notFound } from '../http/errors.js';
+import { parseJson } from '../appdb/portable.js';
 import { dataAccess, checkTableVisible, type DataAccess } from '../databases/access.js';
 import { tableOr404 } from '../databases/table-metadata.js';
 import { fieldOr404 } from '../databases/field-metadata.js';
@@ -48,6 +49,8 @@ export interface Root {
   breakouts: unknown[];
   segmentId: number | null;
   segmentName?: string;
+  /** A segment's own filter clause (its fields fixed by `=` get no breakout). */
+  segmentFilter?: unknown[] | null;
   /** The table the source reads, when it reads one (for zooming out and comparing). */
   tableId: number | null;
   access: DataAccess;
@@ -70,12 +73,17 @@ async function tableRoot(ctx: AppContext, caller: Caller, id: number): Promise<R
   return baseRoot('table', `/auto/dashboard/table/${id}`, await tableSource(ctx, access, table), access);
 }
 
+function segmentFilterOf(definition: string): unknown[] | null {
+  const filter = parseJson<Obj>(definition, {}).filter;
+  return Array.isArray(filter) ? filter : null;
+}
+
 async function segmentRoot(ctx: AppContext, caller: Caller, id: number): Promise<Root> {
   const segment = await readableSegment(ctx, caller, id);
   const table = await tableOr404(ctx, segment.table_id);
   const access = await dataAccess(ctx, caller);
   const root = baseRoot('segment', `/auto/dashboard/segment/${id}`, await tableSource(ctx, access, table), access);
-  return { ...root, fullName: `${table.display_name} in the ${segment.name} segment`, filter: ['segment', id], segmentId: id, segmentName: segment.name };
+  return { ...root, fullName: `${table.display_name} in the ${segment.name} segment`, filter: ['segment', id], segmentId: id, segmentName: segment.name, segmentFilter: segmentFilterOf(segment.definition) };
 }
 
 async function fieldRoot(ctx: AppContext, caller: Caller, id: number): Promise<Root> {

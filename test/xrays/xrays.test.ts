@@ -18,7 +18,8 @@ const queryCards = (d: any) => d.dashcards.filter((dc: any) => dc.card);
 /** Runs every card of an X-ray through POST /api/dataset; returns the row counts. */
 async function runCards(client: Client, dashboard: any): Promise<number[]> {
   const counts: number[] = [];
-  for (const dc of queryCards(dashboard)) {
+  for (const card of queryCards(dashboard).flatMap((dc: any) => [dc.card, ...(dc.series ?? [])])) {
+    const dc = { card };
     const r = await client.post('/api/dataset', dc.card.dataset_query);
     assert.ok(r.status === 202 || r.status === 200, `${dc.card.name}: ${r.status} ${r.text}`);
     assert.equal(r.body.status, 'completed', `${dc.card.name}: ${JSON.stringify(r.body.error ?? r.body).slice(0, 400)} ${JSON.stringify(dc.card.dataset_query)}`);
@@ -143,6 +144,16 @@ forEachAppDb('x-rays', (server) => {
     assert.match(adhoc.name, /^A closer look at Sum of Total by Created At/);
     assert.ok(queryCards(adhoc).length > 0 && queryCards(adhoc).length <= 30);
     assert.ok((await runCards(c.user, adhoc)).every((n) => n > 0));
+    const saved = ok(await c.admin.post('/api/card', { name: 'Revenue by month', display: 'line', visualization_settings: {}, dataset_query: aggregated }), 'aggregated question');
+    const sq = ok(await c.user.get(`${X}/question/${saved.id}`), 'aggregated question x-ray');
+    assert.equal(sq.name, 'A closer look at "Revenue by month"');
+    assert.ok((await runCards(c.user, sq)).every((n) => n > 0));
+    const march = ['=', ['field', f('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }], '2024-03-01T00:00:00Z'];
+    const drill = ok(await c.user.get(`${X}/question/${saved.id}/cell/${b64(march)}`), 'drill into a point');
+    assert.equal(drill.name, 'A closer look at sum of Total where Created At is in March 2024');
+    const vsAll = ok(await c.user.get(`${X}/question/${saved.id}/cell/${b64(march)}/compare/adhoc/${b64({ database: c.sample.id, type: 'query', query: { 'source-table': t('ORDERS') } })}`), 'cell vs adhoc');
+    assert.match(vsAll.name, /^Comparison of /);
+    assert.ok((await runCards(c.user, vsAll)).length > 0);
     const tableLike = ok(await c.user.get(`${X}/adhoc/${b64url(query)}`), 'table-like adhoc (url-safe alphabet)');
     assert.ok((await runCards(c.user, tableLike)).every((n) => n > 0));
 
@@ -172,15 +183,23 @@ forEachAppDb('x-rays', (server) => {
     assert.equal(cmp.name, 'Comparison of Products where Category is Widget and All Products');
     assert.deepEqual(cmp.parameters, []);
     const pairs = queryCards(cmp);
-    assert.ok(pairs.length >= 2 && pairs.length % 2 === 0);
-    assert.ok(pairs.some((dc: any) => dc.col === 12 && !JSON.stringify(dc.card.dataset_query.query.filter ?? null).includes('Widget')));
+    assert.ok(pairs.some((dc: any) => dc.col === 12 && !JSON.stringify(dc.card.dataset_query.query.filter ?? null).includes('Widget')), 'side by side');
+    const overlaid = pairs.find((dc: any) => dc.series.length === 1);
+    assert.ok(overlaid && overlaid.size_x === 24, 'line charts draw the other side as a second series');
+    assert.ok(!JSON.stringify(overlaid.series[0].dataset_query.query.filter ?? null).includes('Widget'));
     assert.ok((await runCards(c.user, cmp)).every((n) => n > 0));
+    const savedCmp = ok(await c.user.post('/api/dashboard/save', cmp), 'save a comparison');
+    const openedCmp = ok(await c.user.get(`/api/dashboard/${savedCmp.id}`), 'open it');
+    assert.ok(openedCmp.dashcards.some((dc: any) => dc.series.length === 1), 'the series was saved too');
 
     const july = ['=', ['field', f('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }], '2024-07-01T00:00:00Z'];
     const monthCell = ok(await c.user.get(`${X}/table/${t('ORDERS')}/cell/${b64(july)}`), 'month cell');
     assert.equal(monthCell.name, 'A closer look at Orders where Created At is in July 2024');
 
     const segment = ok(await c.admin.post('/api/segment', { name: 'Gizmos', table_id: t('PRODUCTS'), definition: { 'source-table': t('PRODUCTS'), filter: ['=', ['field', f('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] } }), 'segment');
+    const gizmos = ok(await c.user.get(`${X}/segment/${segment.id}`), 'segment of one category');
+    assert.ok(!queryCards(gizmos).some((dc: any) => dc.card.name === 'Products per Category'), 'no breakout on the field the segment fixes');
+    assert.ok(!gizmos.parameters.some((p: any) => p.name === 'Category'));
     const segVsTable = ok(await c.user.get(`${X}/segment/${segment.id}/compare/table/${t('PRODUCTS')}`), 'segment vs table');
     assert.equal(segVsTable.name, 'Comparison of Gizmos segment and All Products');
     const tableVsSeg = ok(await c.user.get(`${X}/table/${t('PRODUCTS')}/compare/segment/${segment.id}`), 'table vs segment');
@@ -252,6 +271,13 @@ forEachAppDb('x-rays', (server) => {
       assert.equal(r.text, "You don't have permissions to do that.");
     }
     assert.equal((await c.user.get(`${X}/model_index/999999/primary_key/1`)).status, 404);
+    // odd cells are refused or read as conditions that match nothing, never a 500
+    for (const odd of [['=', ['field', 99999999999, null], 'x'], ['and'], ['=', 'x'], ['segment', 'abc'], ['=', ['field', -3, null], 1], { not: 'a clause' }, 'text', ['bogus-op', ['field', f('PRODUCTS', 'CATEGORY'), null]]]) {
+      const r = await c.user.get(`${X}/table/${t('PRODUCTS')}/cell/${b64(odd)}`);
+      assert.ok(r.status === 400 || r.status === 200, `${JSON.stringify(odd)}: ${r.status} ${r.text}`);
+      const cmp = await c.user.get(`${X}/table/${t('PRODUCTS')}/cell/${b64(odd)}/compare/table/${t('PRODUCTS')}`);
+      assert.ok(cmp.status === 400 || cmp.status === 200, `${JSON.stringify(odd)} compared: ${cmp.status} ${cmp.text}`);
+    }
   });
 
   test('a user who may query ORDERS only: nothing of the tables it links to, and every card runs', async () => {
@@ -286,7 +312,13 @@ forEachAppDb('x-rays', (server) => {
       assert.ok(run.status === 202 || run.status === 200, `${dc.card.name}: ${run.status}`);
       assert.equal(run.body.status, 'completed', dc.card.name);
     }
-    const withFilter = cards.find((dc: any) => dc.parameter_mappings.length);
+    const withFilter = cards.find((dc: any) => dc.card.display === 'scalar' && dc.parameter_mappings.length);
     assert.ok(withFilter, 'filters stayed wired');
+    const source = opened.parameters.find((p: any) => p.name === 'Source');
+    const mapping = withFilter.parameter_mappings.find((m: any) => m.parameter_id === source.id);
+    const path = `/api/dashboard/${saved.id}/dashcard/${withFilter.id}/card/${withFilter.card_id}/query`;
+    const all = ok(await c.user.post(path, {}), 'unfiltered');
+    const some = ok(await c.user.post(path, { parameters: [{ id: source.id, type: source.type, target: mapping.target, value: ['Google'] }] }), 'filtered');
+    assert.ok(some.data.rows[0][0] < all.data.rows[0][0], 'the saved filter narrows the card');
   });
 });
