@@ -41,6 +41,15 @@ export async function buildWeb(root) {
       sourcemap: false,
       reportCompressedSize: false,
       chunkSizeWarningLimit: 1500,
+      // React, the router and the component library in one long-cached file rather than a dozen small ones (every
+      // page needs them); ECharts, CodeMirror and the pages stay split and load on demand.
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [{ name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|wouter|@mantine|@floating-ui)[\\/]/ }],
+          },
+        },
+      },
     },
   });
   for (const file of filesUnder(outDir)) {

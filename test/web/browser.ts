@@ -56,6 +56,8 @@ export interface BrowserSession {
   url(path: string): string;
   /** Saves a screenshot of the page as test-artifacts/screenshots/<name>.png. */
   screenshot(name: string): Promise<void>;
+  /** Signs the browser in with an API session (the metabase.SESSION cookie, as POST /api/session sets it). */
+  signIn(sessionId: string): Promise<void>;
   /** Messages the page logged as errors, and uncaught exceptions (cleared by each test's end). */
   pageErrors: string[];
 }
@@ -85,6 +87,10 @@ export async function openBrowser(server: TestServer, label: string): Promise<Br
     page,
     pageErrors,
     url: (path) => server.url + path,
+    signIn: async (sessionId) => {
+      await context.clearCookies();
+      await context.addCookies([{ name: 'metabase.SESSION', value: sessionId, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
+    },
     screenshot: async (name) => {
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
     },

@@ -4,6 +4,7 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { forEachBrowser } from './browser.js';
 import { setupAdmin } from '../helpers/server.js';
@@ -90,6 +91,14 @@ forEachBrowser('public and embedded pages', (session) => {
     await page.getByTestId('chart').getByText('Gizmo', { exact: true }).waitFor();
     assert.equal(await page.getByTestId('chart').getByText('Widget', { exact: true }).count(), 0);
     assert.equal((await page.context().cookies()).filter((c) => c.name === 'metabase.SESSION').length, 0, 'no session was needed');
+
+    // The download menu gives the server's own export of what is shown (the filter applies).
+    await page.getByRole('button', { name: 'Download results' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: '.csv' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const api = await session().server.anon.get(`/api/public/card/${uuid}/query/csv`, { query: { parameters: JSON.stringify([{ id: 'cat-tag', type: 'category', value: 'Gizmo' }]) } });
+    assert.equal(csv, api.text);
+    assert.match(csv, /^CATEGORY,N\r?\nGizmo,\d+/);
   });
 
   test('a public dashboard shows its count, and the count of a category when its filter is set from the URL', async () => {

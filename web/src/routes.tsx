@@ -1,7 +1,7 @@
 // The route table: Metabase's URL space, so links that Metabase clients, emails and embedding code build open the
 // right page. Each page is its own file under pages/, loaded only when visited (React.lazy), so the charting and
 // SQL-editing code stays out of the first download.
-//   no frame, no session:  /setup, /auth/login, /public/…, /embed/…
+//   no frame, no session:  /setup, /auth/…, /unsubscribe, /public/…, /embed/…
 //   signed-in, in the app frame (components/AppFrame.tsx): everything else
 
 import { lazy, Suspense, type ComponentType } from 'react';
@@ -14,6 +14,10 @@ const page = (load: () => Promise<{ default: ComponentType<any> }>) => lazy(load
 
 const SetupPage = page(() => import('./pages/SetupPage'));
 const LoginPage = page(() => import('./pages/LoginPage'));
+const ForgotPasswordPage = page(() => import('./pages/ForgotPasswordPage'));
+const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
+const LogoutPage = page(() => import('./pages/LogoutPage'));
+const UnsubscribePage = page(() => import('./pages/UnsubscribePage'));
 const HomePage = page(() => import('./pages/HomePage'));
 const BrowseDatabasesPage = page(() => import('./pages/BrowseDatabasesPage'));
 const BrowseDatabasePage = page(() => import('./pages/BrowseDatabasePage'));
@@ -63,6 +67,10 @@ export function AppRoutes() {
       <Switch>
         <Route path="/setup" component={SetupPage} />
         <Route path="/auth/login" component={LoginPage} />
+        <Route path="/auth/logout" component={LogoutPage} />
+        <Route path="/auth/forgot_password" component={ForgotPasswordPage} />
+        <Route path="/auth/reset_password/:token" component={ResetPasswordPage} />
+        <Route path="/unsubscribe" component={UnsubscribePage} />
         <Route path="/public/question/:uuid" component={PublicQuestionPage} />
         <Route path="/public/dashboard/:uuid" component={PublicDashboardPage} />
         <Route path="/embed/question/:token" component={EmbedQuestionPage} />

@@ -27,3 +27,14 @@ export interface SetupInput {
 }
 
 export const setup = (input: SetupInput) => api.post<{ id: string }>('/api/setup', input, { allowUnauthorized: true });
+
+export const forgotPassword = (email: string) => api.post<void>('/api/session/forgot_password', { email }, { allowUnauthorized: true });
+
+export const resetTokenValid = (token: string, signal?: AbortSignal) =>
+  api.get<{ valid: boolean }>('/api/session/password_reset_token_valid', { query: { token }, signal, allowUnauthorized: true });
+
+export const resetPassword = (token: string, password: string) => api.post<{ success: boolean }>('/api/session/reset_password', { token, password }, { allowUnauthorized: true });
+
+/** The link in a subscription email for someone without an account: stop (or, with `undo`, resume) sending. */
+export const unsubscribe = (input: { email: string; hash: string; 'pulse-id': number }, undo: boolean) =>
+  api.post<{ status: string; title?: string }>(undo ? '/api/pulse/unsubscribe/undo' : '/api/pulse/unsubscribe', input, { allowUnauthorized: true });

@@ -1,5 +1,7 @@
 // The shapes of Quarry's (Metabase's) API answers the app reads. Only the keys the app uses are listed.
 
+import type { DetailsField } from '@quarry-src/drivers/engines.js';
+
 export interface SessionProperties {
   'has-user-setup': boolean;
   'setup-token'?: string | null;
@@ -109,15 +111,5 @@ export interface Table {
   [key: string]: unknown;
 }
 
-/** One field of an engine's connection form (`engines` in the session properties). */
-export interface DetailsField {
-  name: string;
-  'display-name'?: string;
-  type?: string;
-  placeholder?: string | number;
-  'helper-text'?: string;
-  required?: boolean;
-  default?: unknown;
-  options?: Array<{ name: string; value: string }>;
-  'visible-if'?: Record<string, unknown>;
-}
+/** One field of an engine's connection form (`engines` in the session properties): the server's own type. */
+export type { DetailsField } from '@quarry-src/drivers/engines.js';

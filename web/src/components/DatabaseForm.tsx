@@ -6,6 +6,7 @@ import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api/client';
 import type { Database, DetailsField } from '../api/types';
 import { useSession } from '../lib/session';
+import { useAction } from '../lib/useAction';
 
 
 const DRAWN = new Set([undefined, 'string', 'integer', 'password', 'boolean', 'select']);
@@ -37,8 +38,6 @@ export function DatabaseForm({ onAdded, extraActions }: { onAdded: (db: Database
   const [engine, setEngine] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [details, setDetails] = useState<Record<string, unknown>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const fields = useMemo(() => ((engine ? engines[engine]?.['details-fields'] : []) ?? []), [engine, engines]);
 
   const pickEngine = (next: string | null) => {
@@ -48,19 +47,13 @@ export function DatabaseForm({ onAdded, extraActions }: { onAdded: (db: Database
     setDetails(defaults);
   };
 
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction(async () => {
+    const sent = Object.fromEntries(Object.entries(details).filter(([key, value]) => value !== '' && value !== undefined && fields.some((f) => f.name === key)));
+    onAdded(await api.post<Database>('/api/database', { engine, name: name.trim(), details: sent }));
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!engine) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const sent = Object.fromEntries(Object.entries(details).filter(([key, value]) => value !== '' && value !== undefined && fields.some((f) => f.name === key)));
-      onAdded(await api.post<Database>('/api/database', { engine, name: name.trim(), details: sent }));
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
+    if (engine) void run();
   };
 
   return (

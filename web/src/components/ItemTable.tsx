@@ -5,15 +5,27 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { itemUrl, modelLabel, type ItemRef } from '../lib/items';
 
-export function ItemTable<T extends ItemRef>({ items, actions, testId, extra }: { items: T[]; actions?: (item: T) => ReactNode; testId?: string; extra?: (item: T) => ReactNode }) {
+export function ItemTable<T extends ItemRef>({
+  items,
+  actions,
+  testId,
+  extra,
+  extraTitle = '',
+}: {
+  items: T[];
+  actions?: (item: T) => ReactNode;
+  testId?: string;
+  extra?: (item: T) => ReactNode;
+  extraTitle?: string;
+}) {
   return (
-    <Table highlightOnHover data-testid={testId}>
+    <Table highlightOnHover data-testid={testId} layout="fixed">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Name</Table.Th>
           <Table.Th>Type</Table.Th>
-          {extra && <Table.Th />}
-          {actions && <Table.Th w={60} />}
+          {extra && <Table.Th>{extraTitle}</Table.Th>}
+          {actions && <Table.Th />}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>

@@ -6,6 +6,13 @@ export interface ItemRef {
   model: string;
   id: number;
   name: string;
+  description?: string | null;
+  display?: string;
+  /** Set when the item is pinned in its collection. */
+  collection_position?: number | null;
+  can_write?: boolean;
+  can_restore?: boolean;
+  can_delete?: boolean;
   database_id?: number | null;
   table_id?: number | null;
   db_id?: number | null;

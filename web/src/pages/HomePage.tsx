@@ -1,4 +1,6 @@
-// `/`: where to start — recently viewed items, popular items and the collections.
+// `/`: where to start — a box to ask in plain words (when the server has the assistant), recently viewed and
+// popular items, the top-level collections, and suggested x-rays of the sample data (or the first database) when
+// the server has x-rays.
 
 import { Anchor, Container, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
@@ -8,7 +10,9 @@ import { useApi } from '../lib/useApi';
 import { itemUrl, modelLabel, type ItemRef } from '../lib/items';
 import { collectionUrl } from '../lib/urls';
 import { Loaded } from '../components/Loaded';
-import type { Collection } from '../api/types';
+import type { Collection, Database } from '../api/types';
+import { XraySuggestions } from '../components/XraySuggestions';
+import { AskBox } from '../components/AskBox';
 
 function ItemList({ items, empty, testId }: { items: ItemRef[]; empty: string; testId: string }) {
   if (items.length === 0) return <Text c="dimmed">{empty}</Text>;
@@ -39,12 +43,15 @@ export default function HomePage() {
   const { user } = useSession();
   const recent = useApi((signal) => api.get<{ recent_views: ItemRef[] }>('/api/activity/recent_views', { signal }), []);
   const popular = useApi((signal) => api.get<{ popular_items: ItemRef[] }>('/api/activity/popular_items', { signal }), []);
+  const databases = useApi((signal) => api.get<{ data: Database[] }>('/api/database', { signal }), []);
+  const xrayDb = databases.data?.data.find((d) => d.is_sample) ?? databases.data?.data[0];
   const collections = useApi((signal) => api.get<Collection[]>('/api/collection', { signal, query: { 'exclude-other-user-collections': true } }), []);
   return (
     <Container size="lg">
       <Title order={2} mb="lg">
         Hello, {user?.first_name ?? user?.common_name ?? 'there'}
       </Title>
+      {databases.data && databases.data.data.length > 0 && <AskBox databases={databases.data.data} />}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Paper withBorder p="md">
           <Title order={4} mb="sm">
@@ -77,6 +84,7 @@ export default function HomePage() {
           )}
         </Loaded>
       </Paper>
+      {xrayDb && <XraySuggestions databaseId={xrayDb.id} databaseName={xrayDb.name} />}
     </Container>
   );
 }

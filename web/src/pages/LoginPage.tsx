@@ -1,14 +1,14 @@
 // /auth/login: email and password. A wrong password and the login throttle read as the server words them; after
 // sign-in the person goes back to the page that sent them here (?redirect=).
 
-import { Alert, Button, Checkbox, Container, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { Redirect, useLocation, useSearch } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { ApiError } from '../api/client';
 import { login } from '../api/session';
 import { useSession } from '../lib/session';
 import { safeRedirect } from '../lib/urls';
-import { Logo } from '../components/Logo';
+import { AuthCard } from '../components/AuthCard';
 
 export default function LoginPage() {
   const { properties, user, refresh } = useSession();
@@ -45,26 +45,25 @@ export default function LoginPage() {
   };
 
   return (
-    <Container size={420} py={80}>
-      <Stack align="center" mb="lg">
-        <Logo size={48} />
-        <Title order={2}>Sign in to {properties['site-name'] ?? 'Quarry'}</Title>
-      </Stack>
-      <Paper withBorder shadow="sm" p="xl" radius="md" component="form" onSubmit={submit}>
-        <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Email address" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldErrors.username} />
-          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldErrors.password} />
+    <AuthCard title={`Sign in to ${properties['site-name'] ?? 'Quarry'}`}>
+      <Stack component="form" onSubmit={submit}>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput label="Email address" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldErrors.username} />
+        <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldErrors.password} />
+        <Group justify="space-between">
           <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
-          <Button type="submit" loading={busy} fullWidth>
-            Sign in
-          </Button>
-        </Stack>
-      </Paper>
-    </Container>
+          <Anchor component={Link} href="/auth/forgot_password" size="sm">
+            Forgot your password?
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={busy} fullWidth>
+          Sign in
+        </Button>
+      </Stack>
+    </AuthCard>
   );
 }

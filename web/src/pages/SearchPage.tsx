@@ -30,7 +30,7 @@ export default function SearchPage() {
                   <Title order={4} mb="xs">
                     {modelLabel(model)}s ({items.length})
                   </Title>
-                  <ItemTable items={items} extra={(item) => <Text size="sm" c="dimmed">{item.collection?.name ?? ''}</Text>} />
+                  <ItemTable items={items} extraTitle="Collection" extra={(item) => <Text size="sm" c="dimmed">{item.collection?.name ?? ''}</Text>} />
                 </section>
               ))}
             </Stack>

@@ -1,41 +1,35 @@
 // /setup: the first run. Step one creates the admin and names the site (POST /api/setup with the setup token from
 // /api/session/properties); step two optionally connects a first database (POST /api/database) or skips it.
 
-import { Alert, Button, Container, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { setup } from '../api/session';
 import { useSession } from '../lib/session';
+import { useAction } from '../lib/useAction';
 import { DatabaseForm } from '../components/DatabaseForm';
 import { Logo } from '../components/Logo';
 
 function AdminStep({ onDone }: { onDone: () => Promise<void> }) {
   const { properties } = useSession();
   const [form, setForm] = useState({ first_name: '', last_name: '', email: '', site_name: '', password: '', confirm: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const set = (key: keyof typeof form) => (e: { currentTarget: { value: string } }) => {
     const value = e.currentTarget.value; // read now: React clears currentTarget once the event is handled
     setForm((f) => ({ ...f, [key]: value }));
   };
   const mismatch = form.confirm !== '' && form.confirm !== form.password;
 
-  const submit = async (event: FormEvent) => {
+  const { busy, error, run } = useAction(async () => {
+    await setup({
+      token: properties['setup-token'] ?? '',
+      user: { first_name: form.first_name.trim(), last_name: form.last_name.trim(), email: form.email.trim(), password: form.password },
+      prefs: { site_name: form.site_name.trim() },
+    });
+    await onDone();
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (mismatch) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await setup({
-        token: properties['setup-token'] ?? '',
-        user: { first_name: form.first_name.trim(), last_name: form.last_name.trim(), email: form.email.trim(), password: form.password },
-        prefs: { site_name: form.site_name.trim() },
-      });
-      await onDone();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
+    if (!mismatch) void run();
   };
 
   return (
