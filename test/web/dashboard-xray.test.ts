@@ -8,7 +8,6 @@ import { forEachBrowser } from './browser.js';
 import { setupAdmin } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
-import { signIn } from './sign-in.js';
 
 const exact = (n: number) => new RegExp(`^${n.toLocaleString('en-US')}$`);
 const DRAWN = '[data-testid="chart"], [data-testid="scalar-value"], [data-testid="result-table"]';
@@ -31,7 +30,7 @@ forEachBrowser('X-ray pages', (session) => {
 
   before(async () => {
     admin = await setupAdmin(session().server);
-    await signIn(session(), admin);
+    await session().signIn(admin.session!);
     sample = await installSample(admin);
     xray = ok(await admin.get(`/api/automagic-dashboards/table/${sample.table('ORDERS')}`)).body;
   });

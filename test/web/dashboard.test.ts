@@ -9,7 +9,6 @@ import { forEachBrowser } from './browser.js';
 import { setupAdmin } from '../helpers/server.js';
 import type { Client } from '../helpers/client.js';
 import { installSample, type Sample } from '../cards/sample.js';
-import { signIn } from './sign-in.js';
 
 const exact = (n: number) => new RegExp(`^${n.toLocaleString('en-US')}$`);
 
@@ -34,7 +33,7 @@ forEachBrowser('dashboards', (session) => {
 
   before(async () => {
     admin = await setupAdmin(session().server);
-    await signIn(session(), admin);
+    await session().signIn(admin.session!);
     sample = await installSample(admin);
     const products = sample.table('PRODUCTS');
     countCard = ok(await admin.post('/api/card', {
