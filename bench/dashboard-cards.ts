@@ -93,3 +93,26 @@ export function displayOf(query: Obj): string {
   const unit = (ref: unknown[]) => (ref[2] as Obj | null)?.['temporal-unit'];
   return breakout.some((ref) => ['month', 'week'].includes(unit(ref))) ? 'line' : 'bar';
 }
+
+/**
+ * Saves the cards and a dashboard showing them 4 to a row of the 24-column grid (6 wide, `sizeY` tall), the Category
+ * filter wired to each card that reaches PRODUCTS. Returns the saved dashboard (GET's shape, with its dashcards).
+ */
+export async function createBenchDashboard(api: Api, queries: ReturnType<typeof dashboardQueries>, options: { name: string; display: (query: Obj) => string; sizeY: number }): Promise<Obj> {
+  const cards: Obj[] = [];
+  for (const { name, query } of queries) {
+    cards.push(await api.ok('POST', '/api/card', { name, display: options.display(query), visualization_settings: {}, dataset_query: query, result_metadata: [] }));
+  }
+  const dash = await api.ok('POST', '/api/dashboard', { name: options.name, parameters: [CATEGORY] });
+  return api.ok('PUT', `/api/dashboard/${dash.id}`, {
+    dashcards: cards.map((c, i) => ({
+      id: -(i + 1),
+      card_id: c.id,
+      row: Math.floor(i / 4) * options.sizeY,
+      col: (i % 4) * 6,
+      size_x: 6,
+      size_y: options.sizeY,
+      parameter_mappings: queries[i].category ? [{ parameter_id: CATEGORY.id, card_id: c.id, target: ['dimension', queries[i].category] }] : [],
+    })),
+  });
+}

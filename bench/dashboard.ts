@@ -18,7 +18,7 @@ import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
 import { Api, setupInstance, startQuarry, waitFor } from './server.js';
-import { CATEGORY, dashboardQueries, schemaOf } from './dashboard-cards.js';
+import { CATEGORY, createBenchDashboard, dashboardQueries, schemaOf } from './dashboard-cards.js';
 
 const PORT = 3919;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -126,22 +126,8 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     const s = await schemaOf(api, databaseId);
     const driver = findDriver(kind)!;
     const queries = dashboardQueries(s, (n) => driver.quoteIdentifier(n));
-    const cards: Obj[] = [];
-    for (const { name, query } of queries) {
-      cards.push(await api.ok('POST', '/api/card', { name, display: 'table', visualization_settings: {}, dataset_query: query, result_metadata: [] }));
-    }
-    const dash = await api.ok('POST', '/api/dashboard', { name: 'Bench dashboard', parameters: [CATEGORY] });
-    const layout = await api.ok('PUT', `/api/dashboard/${dash.id}`, {
-      dashcards: cards.map((c, i) => ({
-        id: -(i + 1),
-        card_id: c.id,
-        row: Math.floor(i / 4) * 4,
-        col: (i % 4) * 6,
-        size_x: 6,
-        size_y: 4,
-        parameter_mappings: queries[i].category ? [{ parameter_id: CATEGORY.id, card_id: c.id, target: ['dimension', queries[i].category] }] : [],
-      })),
-    });
+    const layout = await createBenchDashboard(api, queries, { name: 'Bench dashboard', display: () => 'table', sizeY: 4 });
+    const dash = { id: layout.id as number };
     const dashcards: Obj[] = layout.dashcards;
 
     // another user with a card of their own

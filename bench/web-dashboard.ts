@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { Api, setupInstance, startQuarry, waitFor } from './server.js';
-import { CATEGORY, dashboardQueries, displayOf, schemaOf } from './dashboard-cards.js';
+import { createBenchDashboard, dashboardQueries, displayOf, schemaOf } from './dashboard-cards.js';
 
 const PORT = 3921;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -30,21 +30,8 @@ function allDrawn([n, selector]: [number, string]): number | false {
 async function createDashboard(api: Api, databaseId: number): Promise<number> {
   const s = await schemaOf(api, databaseId);
   const queries = dashboardQueries(s, (n) => `"${n}"`);
-  const cards = [];
-  for (const { name, query } of queries) cards.push(await api.ok('POST', '/api/card', { name, display: displayOf(query), visualization_settings: {}, dataset_query: query }));
-  const dash = await api.ok('POST', '/api/dashboard', { name: 'Sales overview', parameters: [CATEGORY] });
-  await api.ok('PUT', `/api/dashboard/${dash.id}`, {
-    dashcards: cards.map((c, i) => ({
-      id: -(i + 1),
-      card_id: c.id,
-      row: Math.floor(i / 4) * 5,
-      col: (i % 4) * 6,
-      size_x: 6,
-      size_y: 5,
-      parameter_mappings: queries[i].category ? [{ parameter_id: CATEGORY.id, card_id: c.id, target: ['dimension', queries[i].category] }] : [],
-    })),
-  });
-  return dash.id;
+  const dashboard = await createBenchDashboard(api, queries, { name: 'Sales overview', display: displayOf, sizeY: 5 });
+  return dashboard.id;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-web-'));
