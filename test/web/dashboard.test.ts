@@ -74,7 +74,7 @@ forEachBrowser('dashboards', (session) => {
         { id: -3, card_id: byCategory.id, dashboard_tab_id: -1, row: 1, col: 6, size_x: 12, size_y: 6, visualization_settings: {}, parameter_mappings: productMappings(byCategory.id) },
         {
           id: -4, card_id: null, dashboard_tab_id: -1, row: 1, col: 18, size_x: 6, size_y: 4,
-          visualization_settings: { virtual_card: { display: 'text' }, text: '## Notes\nShowing {{which}}, **in bold** <script>window.injected = 1</script> [bad](javascript:window.injected=2) [docs](https://example.com/docs)\n- one\n- two' },
+          visualization_settings: { virtual_card: { display: 'text' }, text: '## Notes\nShowing {{which}}, **in bold**, order_id as typed <script>window.injected = 1</script> [bad](javascript:window.injected=2) [docs](https://example.com/docs)\n- one\n- two' },
           parameter_mappings: [{ parameter_id: 'catp', target: ['text-tag', 'which'] }],
         },
         { id: -6, card_id: byCategory.id, dashboard_tab_id: -2, row: 4, col: 0, size_x: 12, size_y: 6, visualization_settings: { 'card.title': 'Count and price' }, series: [{ id: priceCard.id }] },
@@ -112,6 +112,8 @@ forEachBrowser('dashboards', (session) => {
     await text.getByRole('heading', { name: 'Notes' }).waitFor();
     assert.equal(await text.locator('strong').count(), 1, '**…** is bold');
     assert.equal(await text.locator('li').count(), 2);
+    await text.getByText('order_id as typed', { exact: false }).waitFor();
+    assert.equal(await text.locator('em').count(), 0, 'snake_case is no emphasis');
     assert.equal(await text.locator('script').count(), 0, 'no markup from the text');
     assert.equal(await page.evaluate(() => (globalThis as any).injected), undefined);
     assert.equal(await text.getByRole('link', { name: 'bad' }).count(), 0, 'a javascript: link is no link');

@@ -6,7 +6,8 @@ import { Anchor, Code, Divider, List, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { isExternal, safeHref } from './links';
 
-const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|\*[^*\s][^*]*\*|_[^_\s][^_]*_|`[^`]+`|\[[^\]]+\]\([^)\s]+\)|https?:\/\/[^\s<>)]+)/g;
+// Underscores emphasise only at word edges, so snake_case names stay as typed.
+const INLINE = /(\*\*[^*]+\*\*|(?<!\w)__[^_]+__(?!\w)|\*[^*\s][^*]*\*|(?<!\w)_[^_\s][^_]*_(?!\w)|`[^`]+`|\[[^\]]+\]\([^)\s]+\)|https?:\/\/[^\s<>)]+)/g;
 
 function link(href: string | null, label: ReactNode, key: number): ReactNode {
   if (!href) return label;
