@@ -11,118 +11,23 @@
 // Data sources: `sqlite` — the Sample Database as installed by Quarry; `postgres` — the same rows loaded into a
 // throwaway PostgreSQL database on the machine.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPgDatabase, PG } from '../test/helpers/databases.js';
 import { loadSampleInto } from '../src/sample/load.js';
 import { findDriver } from '../src/drivers/registry.js';
-import { Api, waitFor } from './server.js';
+import { Api, setupInstance, startQuarry, waitFor } from './server.js';
+import { CATEGORY, createBenchDashboard, dashboardQueries, schemaOf } from './dashboard-cards.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const PORT = 3919;
 const BASE = `http://127.0.0.1:${PORT}`;
-const ADMIN = { email: 'bench@example.com', password: 'Bench-Pass-123', first_name: 'Bench', last_name: 'Admin' };
 const ROUNDS = 7;
 const POOL = 15; // MB_JDBC_DATA_WAREHOUSE_MAX_CONNECTION_POOL_SIZE default: the pool and the queue width
 const ROW_CAP = 2000; // what the API returns of an unaggregated query
 
 type Obj = Record<string, any>;
 
-function startProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(PORT), QUARRY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function setup(): Promise<Api> {
-  const props = (await (await fetch(`${BASE}/api/session/properties`)).json()) as Record<string, string>;
-  const r = await fetch(`${BASE}/api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: props['setup-token'], user: ADMIN, prefs: { site_name: 'Bench' } }),
-  });
-  return new Api(BASE, ((await r.json()) as { id: string }).id);
-}
-
-interface Schema {
-  db: number;
-  t(name: string): number;
-  f(table: string, name: string): number;
-}
-
-async function schemaOf(api: Api, db: number): Promise<Schema> {
-  const md = await waitFor('synced metadata', async () => {
-    const m = await api.ok('GET', `/api/database/${db}/metadata`);
-    const names = new Set(m.tables.filter((t: Obj) => t.fields?.length).map((t: Obj) => t.name.toUpperCase()));
-    const fks = m.tables.flatMap((t: Obj) => t.fields ?? []).filter((f: Obj) => f.fk_target_field_id);
-    return ['ORDERS', 'PEOPLE', 'PRODUCTS', 'REVIEWS'].every((n) => names.has(n)) && fks.length >= 3 ? m : null;
-  });
-  const tables = new Map<string, Obj>(md.tables.map((t: Obj) => [t.name.toUpperCase(), t]));
-  return {
-    db,
-    t: (name) => tables.get(name)!.id,
-    f: (table, name) => tables.get(table)!.fields.find((x: Obj) => x.name.toUpperCase() === name).id,
-  };
-}
-
-/** The dashboard's filter: product category, wired to every card that reaches PRODUCTS. */
-const CATEGORY = { id: 'category', name: 'Category', slug: 'category', type: 'string/=', sectionId: 'string' };
-
-/**
- * 25 cards of the kinds a sales dashboard has: scalars, time series, breakdowns with joins, tables, native SQL — each
- * with the field the Category filter is wired to on it (none for cards that can't reach PRODUCTS).
- */
-function dashboardQueries(s: Schema, quote: (n: string) => string): Array<{ name: string; query: Obj; category: unknown[] | null }> {
-  const F = (t: string, n: string, opts: Obj | null = null) => ['field', s.f(t, n), opts];
-  const via = (fk: [string, string], t: string, n: string) => ['field', s.f(t, n), { 'source-field': s.f(fk[0], fk[1]) }];
-  const product: [string, string] = ['ORDERS', 'PRODUCT_ID'];
-  const user: [string, string] = ['ORDERS', 'USER_ID'];
-  const mbql = (table: string, inner: Obj) => ({ database: s.db, type: 'query', query: { 'source-table': s.t(table), ...inner } });
-  const month = (t: string) => F(t, 'CREATED_AT', { 'temporal-unit': 'month' });
-  const q = (n: string) => quote(n);
-  const cards: Array<{ name: string; query: Obj }> = [
-    { name: 'Orders', query: mbql('ORDERS', { aggregation: [['count']] }) },
-    { name: 'Revenue', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]] }) },
-    { name: 'Average order', query: mbql('ORDERS', { aggregation: [['avg', F('ORDERS', 'TOTAL')]] }) },
-    { name: 'Orders by month', query: mbql('ORDERS', { aggregation: [['count']], breakout: [month('ORDERS')] }) },
-    { name: 'Revenue by month', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [month('ORDERS')] }) },
-    { name: 'Orders by category', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(product, 'PRODUCTS', 'CATEGORY')] }) },
-    { name: 'Revenue by category and month', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [via(product, 'PRODUCTS', 'CATEGORY'), month('ORDERS')] }) },
-    { name: 'Orders by source', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(user, 'PEOPLE', 'SOURCE')] }) },
-    { name: 'Orders by state', query: mbql('ORDERS', { aggregation: [['count']], breakout: [via(user, 'PEOPLE', 'STATE')] }) },
-    { name: 'Discount by category', query: mbql('ORDERS', { aggregation: [['avg', F('ORDERS', 'DISCOUNT')]], breakout: [via(product, 'PRODUCTS', 'CATEGORY')] }) },
-    { name: 'People by source', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'SOURCE')] }) },
-    { name: 'Signups by week', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'CREATED_AT', { 'temporal-unit': 'week' })] }) },
-    { name: 'Price by category', query: mbql('PRODUCTS', { aggregation: [['avg', F('PRODUCTS', 'PRICE')]], breakout: [F('PRODUCTS', 'CATEGORY')] }) },
-    { name: 'Rating by category', query: mbql('REVIEWS', { aggregation: [['avg', F('REVIEWS', 'RATING')]], breakout: [['field', s.f('PRODUCTS', 'CATEGORY'), { 'source-field': s.f('REVIEWS', 'PRODUCT_ID') }]] }) },
-    { name: 'Reviews by month', query: mbql('REVIEWS', { aggregation: [['count']], breakout: [month('REVIEWS')] }) },
-    { name: 'Buyers', query: mbql('ORDERS', { aggregation: [['distinct', F('ORDERS', 'USER_ID')]] }) },
-    { name: 'Orders by quantity', query: mbql('ORDERS', { aggregation: [['count']], breakout: [F('ORDERS', 'QUANTITY')] }) },
-    { name: 'Subtotal by year and category', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'SUBTOTAL')]], breakout: [F('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), via(product, 'PRODUCTS', 'CATEGORY')] }) },
-    { name: 'Top products', query: mbql('ORDERS', { aggregation: [['sum', F('ORDERS', 'TOTAL')]], breakout: [via(product, 'PRODUCTS', 'TITLE')], 'order-by': [['desc', ['aggregation', 0]]], limit: 10 }) },
-    { name: 'People by state', query: mbql('PEOPLE', { aggregation: [['count']], breakout: [F('PEOPLE', 'STATE')] }) },
-    { name: 'Orders by weekday', query: mbql('ORDERS', { aggregation: [['count']], breakout: [F('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day-of-week' })] }) },
-    { name: 'Latest orders', query: mbql('ORDERS', { 'order-by': [['desc', F('ORDERS', 'CREATED_AT')]] }) },
-    { name: 'People', query: mbql('PEOPLE', {}) },
-    {
-      name: 'Native: orders per category',
-      query: { database: s.db, type: 'native', native: { query: `SELECT p.${q('CATEGORY')}, COUNT(*) AS n FROM ${q('ORDERS')} o JOIN ${q('PRODUCTS')} p ON p.${q('ID')} = o.${q('PRODUCT_ID')} GROUP BY p.${q('CATEGORY')}` } },
-    },
-    {
-      name: 'Native: big spenders',
-      query: { database: s.db, type: 'native', native: { query: `SELECT ${q('USER_ID')}, SUM(${q('TOTAL')}) AS spent FROM ${q('ORDERS')} GROUP BY ${q('USER_ID')} ORDER BY spent DESC` } },
-    },
-  ];
-  const categoryOf: Record<number, unknown[]> = {
-    [s.t('ORDERS')]: via(product, 'PRODUCTS', 'CATEGORY'),
-    [s.t('PRODUCTS')]: F('PRODUCTS', 'CATEGORY'),
-    [s.t('REVIEWS')]: ['field', s.f('PRODUCTS', 'CATEGORY'), { 'source-field': s.f('REVIEWS', 'PRODUCT_ID') }],
-  };
-  return cards.map((c) => ({ ...c, category: c.query.type === 'query' ? categoryOf[c.query.query['source-table']] ?? null : null }));
-}
 
 interface Round {
   wall: number;
@@ -202,10 +107,10 @@ function report(label: string, rounds: Round[]): void {
 async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-dash-'));
   const pgData = kind === 'postgres' ? await createPgDatabase('quarry_bench_data') : null;
-  const child = startProcess({ MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: kind === 'sqlite' ? 'true' : 'false' });
+  const child = startQuarry(PORT, { MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: kind === 'sqlite' ? 'true' : 'false' });
   try {
     await waitFor('the server', async () => (await fetch(`${BASE}/api/health`)).ok);
-    const api = await setup();
+    const api = await setupInstance(BASE);
     let databaseId: number;
     let details: Record<string, unknown>;
     if (kind === 'sqlite') {
@@ -221,22 +126,8 @@ async function bench(kind: 'sqlite' | 'postgres'): Promise<void> {
     const s = await schemaOf(api, databaseId);
     const driver = findDriver(kind)!;
     const queries = dashboardQueries(s, (n) => driver.quoteIdentifier(n));
-    const cards: Obj[] = [];
-    for (const { name, query } of queries) {
-      cards.push(await api.ok('POST', '/api/card', { name, display: 'table', visualization_settings: {}, dataset_query: query, result_metadata: [] }));
-    }
-    const dash = await api.ok('POST', '/api/dashboard', { name: 'Bench dashboard', parameters: [CATEGORY] });
-    const layout = await api.ok('PUT', `/api/dashboard/${dash.id}`, {
-      dashcards: cards.map((c, i) => ({
-        id: -(i + 1),
-        card_id: c.id,
-        row: Math.floor(i / 4) * 4,
-        col: (i % 4) * 6,
-        size_x: 6,
-        size_y: 4,
-        parameter_mappings: queries[i].category ? [{ parameter_id: CATEGORY.id, card_id: c.id, target: ['dimension', queries[i].category] }] : [],
-      })),
-    });
+    const layout = await createBenchDashboard(api, queries, { name: 'Bench dashboard', display: () => 'table', sizeY: 4 });
+    const dash = { id: layout.id as number };
     const dashcards: Obj[] = layout.dashcards;
 
     // another user with a card of their own

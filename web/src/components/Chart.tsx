@@ -6,7 +6,7 @@ import { Box, Center, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useEffect, useMemo, useRef } from 'react';
 import { describeVisualization } from '@quarry-src/visualization/index.js';
-import type { ChartVisualization, Visualization } from '@quarry-src/visualization/index.js';
+import type { ChartVisualization, SeriesCardInput, Visualization } from '@quarry-src/visualization/index.js';
 import type { ResultData, VisualizationSettings } from '../api/types';
 import { useSession } from '../lib/session';
 import { echarts } from './echarts';
@@ -19,6 +19,8 @@ export interface ChartProps {
   name?: string;
   /** Height in CSS px; the width is the container's. */
   height?: number;
+  /** Other cards overlaid on this one (a dashcard's `series`), each with its own result. */
+  series?: SeriesCardInput[];
 }
 
 /** Data points the chart plots, for the `data-points` attribute (tests and assistive tools read it). */
@@ -117,7 +119,7 @@ function Described({ viz, height }: { viz: Visualization; height: number }) {
   }
 }
 
-export default function Chart({ data, display, settings, name, height = 360 }: ChartProps) {
+export default function Chart({ data, display, settings, name, height = 360, series }: ChartProps) {
   const { ref, width } = useElementSize();
   const { properties } = useSession();
   const timezone = data.results_timezone ?? properties['report-timezone'] ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -125,7 +127,7 @@ export default function Chart({ data, display, settings, name, height = 360 }: C
     () =>
       width > 0
         ? describeVisualization(
-            { display, settings: settings ?? {}, cols: data.cols, rows: data.rows, name },
+            { display, settings: settings ?? {}, cols: data.cols, rows: data.rows, name, series },
             {
               timezone,
               width: Math.floor(width),
@@ -135,7 +137,7 @@ export default function Chart({ data, display, settings, name, height = 360 }: C
             },
           )
         : null,
-    [data, display, settings, name, width, timezone, properties],
+    [data, display, settings, name, series, width, timezone, properties],
   );
   return (
     <div ref={ref} style={{ width: '100%', minHeight: height }}>
