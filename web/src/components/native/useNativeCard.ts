@@ -1,9 +1,10 @@
 // The SQL question being edited: its SQL, database and template tags (kept in step with the SQL as it is typed), and
-// the values typed into its widgets.
+// the values typed into its widgets. A tag deleted from the SQL and typed again (a select-all and retype, an undo)
+// comes back with the settings it had.
 
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { syncTemplateTags } from './template-tags';
-import type { NativeCard, TagValues, TemplateTag } from './types';
+import type { NativeCard, TagValues, TemplateTag, TemplateTags } from './types';
 
 export function useNativeCard(initial: NativeCard) {
   const [card, setCard] = useState<NativeCard>(() => {
@@ -19,7 +20,15 @@ export function useNativeCard(initial: NativeCard) {
   const setNative = (change: (native: NativeCard['dataset_query']['native']) => NativeCard['dataset_query']['native']) =>
     setCard((c) => ({ ...c, dataset_query: { ...c.dataset_query, native: change(c.dataset_query.native) } }));
 
-  const setSql = useCallback((query: string) => setNative((n) => ({ query, 'template-tags': syncTemplateTags(query, n['template-tags']) })), []);
+  const known = useRef<TemplateTags>({});
+  const setSql = useCallback(
+    (query: string) =>
+      setNative((n) => {
+        known.current = { ...known.current, ...n['template-tags'] };
+        return { query, 'template-tags': syncTemplateTags(query, known.current) };
+      }),
+    [],
+  );
   const setDatabase = useCallback((database: number) => setCard((c) => ({ ...c, dataset_query: { ...c.dataset_query, database } })), []);
   const updateTag = useCallback((tag: TemplateTag) => setNative((n) => ({ ...n, 'template-tags': { ...n['template-tags'], [tag.name]: tag } })), []);
   const setValue = useCallback((name: string, value: string | string[]) => setValues((v) => ({ ...v, [name]: value })), []);
