@@ -63,6 +63,7 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     await writeSql(page, 'SELECT count(*) FROM "PEOPLE"');
     const [[count]] = await runAndRead(page);
     assert.ok(numberOf(count) > 0);
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
   test('a new SQL question is saved into a collection, reopened at its URL with its SQL and widget, and saved again', async () => {
@@ -110,5 +111,6 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     assert.equal(updated.dataset_query.native.query, 'SELECT count(*) FROM ORDERS WHERE TOTAL >= {{min_total}}');
     assert.equal(updated.dataset_query.native['template-tags'].min_total.type, 'number', 'the tag kept its settings');
     assert.equal(updated.collection_id, collection.id);
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 });

@@ -47,6 +47,7 @@ forEachBrowser('SQL editor', (session) => {
     const next = await apiCount(sql, { min_total: { id: 'x', name: 'min_total', 'display-name': 'Min Total', type: 'number' } }, [{ type: 'number/=', target: ['variable', ['template-tag', 'min_total']], value: 150 }]);
     assert.ok(next < expected);
     await page.getByTestId('scalar-value').filter({ hasText: new RegExp(`^${next.toLocaleString('en-US')}$`) }).waitFor();
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
   test('autocomplete offers the database\'s table as the name is typed', async () => {
@@ -60,6 +61,7 @@ forEachBrowser('SQL editor', (session) => {
     await screenshot('sql-editor-autocomplete');
     await option.click();
     assert.equal(await editorText(page), 'SELECT * FROM ORDERS');
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
   test('a syntax error shows the database\'s message, and the line it points at is highlighted', async () => {
@@ -81,6 +83,7 @@ forEachBrowser('SQL editor', (session) => {
     await page.keyboard.press('End');
     await page.keyboard.type(' ');
     assert.equal(await page.locator('.cm-error-line').count(), 0);
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
   test('a snippet from the sidebar goes into the SQL as {{snippet: name}} and runs', async () => {
@@ -93,6 +96,7 @@ forEachBrowser('SQL editor', (session) => {
     assert.equal(await editorText(page), 'SELECT count(*) FROM ORDERS WHERE {{snippet: Big orders}}');
     const [[shown]] = await runAndRead(page);
     assert.equal(numberOf(shown), await apiCount('SELECT count(*) FROM ORDERS WHERE TOTAL > 120', {}, []));
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
   test('a field filter: its field picked from the database, its value from the field\'s values', async () => {
@@ -114,5 +118,6 @@ forEachBrowser('SQL editor', (session) => {
     assert.ok(expected > 0 && expected < all);
     assert.equal(numberOf(shown), expected);
     await screenshot('sql-editor-field-filter');
+    assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 });

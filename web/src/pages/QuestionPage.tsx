@@ -4,6 +4,7 @@
 
 import { api } from '../api/client';
 import type { Card } from '../api/types';
+import { CenteredLoader } from '../components/CenteredLoader';
 import { Loaded } from '../components/Loaded';
 import { NotBuilt } from '../components/NotBuilt';
 import type { NativeCard } from '../components/native/types';
@@ -35,5 +36,7 @@ export default function QuestionPage({ params }: { params: { slug?: string } }) 
   const hash = useHash();
   const saved = useApi((signal) => (Number.isNaN(id) ? Promise.resolve(null) : api.get<Card>(`/api/card/${id}`, { signal })), [id]);
   if (Number.isNaN(id)) return <Question card={decodeHash(hash)} id={id} />;
+  // (a question just saved moves here from its new-question URL: wait for the saved card, don't flash the old state)
+  if (saved.loading) return <CenteredLoader />;
   return <Loaded state={saved}>{(card) => <Question card={card} id={id} />}</Loaded>;
 }
