@@ -77,6 +77,19 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     await page.getByLabel('Min Total', { exact: true }).fill('100');
     const [[before]] = await runAndRead(page);
 
+    // Unsaved, the question lives in its URL: a reload brings back the SQL, the database and the variable's type.
+    const hashQuery = () => page.evaluate(() => {
+      const hash = String((globalThis as { location?: { hash: string } }).location?.hash ?? '').slice(1);
+      return hash ? JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)))).dataset_query.native.query : null;
+    });
+    await eventually(async () => (await hashQuery()) === sql, 'the URL carries the SQL');
+    await page.reload();
+    await page.locator('.cm-content').waitFor();
+    assert.equal(await editorText(page), sql);
+    assert.equal(await page.getByRole('textbox', { name: 'Database', exact: true }).inputValue(), 'Sample Database');
+    assert.equal(await page.getByRole('textbox', { name: 'Type of min_total' }).inputValue(), 'Number');
+    await page.getByLabel('Min Total', { exact: true }).fill('100');
+
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Save new question' });
     await dialog.getByLabel('Name').fill('Big orders count');

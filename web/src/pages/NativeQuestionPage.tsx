@@ -22,6 +22,7 @@ import { valueTags } from '../components/native/template-tags';
 import type { NativeCard } from '../components/native/types';
 import { useNativeCard } from '../components/native/useNativeCard';
 import { useNativeRun, type RunState } from '../components/native/useNativeRun';
+import { useNewQuestionHash } from '../components/native/useNewQuestionHash';
 import type { Database } from '../api/types';
 import { useApi } from '../lib/useApi';
 import { questionUrl } from '../lib/urls';
@@ -47,6 +48,7 @@ function Editor({ initial, databases }: { initial: NativeCard; databases: Databa
     initial.dataset_query.database === null && databases.length > 0 ? { ...initial, dataset_query: { ...initial.dataset_query, database: databases[0].id } } : initial,
   );
   const { state, run, cancel } = useNativeRun();
+  useNewQuestionHash(card);
   const [saving, setSaving] = useState(false);
   const editor = useRef<EditorHandle | null>(null);
   const query = card.dataset_query;
