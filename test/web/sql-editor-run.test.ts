@@ -38,9 +38,18 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
   let admin: Client;
   let pgName: string;
 
+  let sampleId: number;
+  /** The count the API gives for the saved question's SQL with min_total = `value`. */
+  const apiCount = async (sql: string, value: number) => {
+    const tags = { min_total: { id: 'm', name: 'min_total', 'display-name': 'Min Total', type: 'number' } };
+    const r = await admin.post('/api/dataset', { database: sampleId, type: 'native', native: { query: sql, 'template-tags': tags }, parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'min_total']], value }] });
+    assert.equal(r.body.status, 'completed', r.text);
+    return Number(r.body.data.rows[0][0]);
+  };
+
   before(async () => {
     admin = await setupAdmin(session().server);
-    await installSample(admin);
+    sampleId = (await installSample(admin)).id;
     await registerWarehouses(session().server, admin, ['postgres']);
     pgName = String((await sampleDetails('postgres')).dbname);
     await signIn(session(), admin);
@@ -74,8 +83,10 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     await writeSql(page, sql);
     await page.getByRole('textbox', { name: 'Type of min_total' }).click();
     await page.getByRole('option', { name: 'Number', exact: true }).click();
-    await page.getByLabel('Min Total', { exact: true }).fill('100');
+    // A default, used while the widget is left empty.
+    await page.getByRole('textbox', { name: 'Default of min_total' }).fill('100');
     const [[before]] = await runAndRead(page);
+    assert.equal(numberOf(before), await apiCount(sql, 100));
 
     // Unsaved, the question lives in its URL: a reload brings back the SQL, the database and the variable's type.
     const hashQuery = () => page.evaluate(() => {
@@ -88,7 +99,6 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     assert.equal(await editorText(page), sql);
     assert.equal(await page.getByRole('textbox', { name: 'Database', exact: true }).inputValue(), 'Sample Database');
     assert.equal(await page.getByRole('textbox', { name: 'Type of min_total' }).inputValue(), 'Number');
-    await page.getByLabel('Min Total', { exact: true }).fill('100');
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Save new question' });
@@ -105,15 +115,18 @@ forEachBrowser('SQL editor: cancel, save and reopen', (session) => {
     assert.equal(card.dataset_query.type, 'native');
     assert.equal(card.dataset_query.native.query, sql);
     const tag = card.dataset_query.native['template-tags'].min_total;
-    assert.deepEqual([tag.name, tag.type, tag['display-name']], ['min_total', 'number', 'Min Total']);
+    assert.deepEqual([tag.name, tag.type, tag['display-name'], tag.default], ['min_total', 'number', 'Min Total', 100]);
 
     await page.goto(url(`/question/${id}`));
     await page.getByRole('heading', { name: 'Big orders count' }).waitFor();
     await page.locator('.cm-content').waitFor();
     assert.equal(await editorText(page), sql);
-    await page.getByLabel('Min Total', { exact: true }).fill('100');
     const [[again]] = await runAndRead(page);
-    assert.equal(again, before);
+    assert.equal(again, before, 'the saved default applies');
+    // A value typed in wins over the default; Ctrl+Enter in the editor runs.
+    await page.getByLabel('Min Total', { exact: true }).fill('150');
+    await page.locator('.cm-content').press('Control+Enter');
+    await page.getByTestId('scalar-value').filter({ hasText: new RegExp(`^${(await apiCount(sql, 150)).toLocaleString('en-US')}$`) }).waitFor();
     await screenshot('sql-editor-saved');
 
     await writeSql(page, 'SELECT count(*) FROM ORDERS WHERE TOTAL >= {{min_total}}');

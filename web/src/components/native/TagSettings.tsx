@@ -4,7 +4,7 @@
 import { Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { DatabaseMetadata } from './api';
 import { FieldPicker } from './FieldPicker';
-import { defaultWidgetType, withType } from './template-tags';
+import { defaultWidgetType, withDefault, withType } from './template-tags';
 import type { TagType, TemplateTag } from './types';
 
 const TYPES: Array<{ value: TagType; label: string }> = [
@@ -30,6 +30,16 @@ function OneTag({ tag, metadata, onChange }: { tag: TemplateTag; metadata: Datab
         <Text ff="monospace" fw={600}>{`{{${tag.name}}}`}</Text>
         <TextInput size="xs" label={`Label of ${tag.name}`} value={tag['display-name']} onChange={(e) => onChange({ ...tag, 'display-name': e.currentTarget.value })} />
         <Select size="xs" label={`Type of ${tag.name}`} data={TYPES} value={tag.type} allowDeselect={false} onChange={(type) => type && onChange(withType(tag, type as TagType))} />
+        {tag.type !== 'dimension' && (
+          <TextInput
+            size="xs"
+            label={`Default of ${tag.name}`}
+            description="Used when the widget is left empty"
+            type={tag.type === 'date' ? 'date' : 'text'}
+            value={tag.default === undefined || tag.default === null ? '' : String(tag.default)}
+            onChange={(e) => onChange(withDefault(tag, e.currentTarget.value))}
+          />
+        )}
         {tag.type === 'dimension' && (
           <>
             <FieldPicker

@@ -31,7 +31,7 @@ function Widget({ tag, value, onChange }: WidgetProps) {
   }
   if (tag.type === 'dimension') return <TextInput label={tag['display-name']} disabled placeholder="Pick its field first" w={180} />;
   if (tag.type === 'date') return <TextInput type="date" label={tag['display-name']} value={text(value)} onChange={(e) => onChange(e.currentTarget.value)} w={180} />;
-  return <TextInput label={tag['display-name']} inputMode={tag.type === 'number' ? 'decimal' : undefined} placeholder={tag.type === 'number' ? 'A number' : 'Any'} value={text(value)} onChange={(e) => onChange(e.currentTarget.value)} w={180} />;
+  return <TextInput label={tag['display-name']} inputMode={tag.type === 'number' ? 'decimal' : undefined} placeholder={tag.default !== undefined && tag.default !== null ? String(tag.default) : tag.type === 'number' ? 'A number' : 'Any'} value={text(value)} onChange={(e) => onChange(e.currentTarget.value)} w={180} />;
 }
 
 export function TagWidgets({ tags, values, onChange }: { tags: TemplateTag[]; values: TagValues; onChange(name: string, value: string | string[]): void }) {

@@ -49,3 +49,11 @@ export function withType(tag: TemplateTag, type: TagType): TemplateTag {
   const { dimension: _d, 'widget-type': _w, ...rest } = tag;
   return { ...rest, type };
 }
+
+/** A variable's default (what the query uses when its widget is empty): a number for a number tag, none when blank. */
+export function withDefault(tag: TemplateTag, text: string): TemplateTag {
+  const { default: _old, ...rest } = tag;
+  const trimmed = text.trim();
+  if (!trimmed) return rest;
+  return { ...rest, default: tag.type === 'number' && /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : text };
+}
