@@ -86,11 +86,17 @@ forEachBrowser('SQL editor', (session) => {
     assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 
-  test('a snippet from the sidebar goes into the SQL as {{snippet: name}} and runs', async () => {
+  test('a snippet, offered after {{snippet: or clicked in the sidebar, goes into the SQL as {{snippet: name}} and runs', async () => {
     const { page } = session();
     const created = await admin.post('/api/native-query-snippet', { name: 'Big orders', content: 'TOTAL > 120' });
     assert.equal(created.status, 200, created.text);
     await openNewSqlQuery(session(), 'Sample Database');
+    // Typed: after `{{snippet:` the editor offers the snippets' names.
+    await writeSql(page, 'SELECT count(*) FROM ORDERS WHERE ');
+    await page.keyboard.type('{{snippet: Bi');
+    await page.locator('.cm-tooltip-autocomplete li[role="option"]').filter({ hasText: 'Big orders' }).click();
+    assert.equal(await editorText(page), 'SELECT count(*) FROM ORDERS WHERE {{snippet: Big orders}}');
+    // Or clicked in the sidebar.
     await writeSql(page, 'SELECT count(*) FROM ORDERS WHERE ');
     await page.getByRole('button', { name: 'Insert snippet Big orders' }).click();
     assert.equal(await editorText(page), 'SELECT count(*) FROM ORDERS WHERE {{snippet: Big orders}}');

@@ -1,13 +1,13 @@
-// The SQL editor: CodeMirror 6 with the engine's SQL dialect, autocomplete from the database's metadata, the line a
-// database error points at highlighted, Ctrl/Cmd-Enter to run. Loaded lazily (LazySqlEditor.tsx): CodeMirror is
-// downloaded only when someone writes SQL.
+// The SQL editor: CodeMirror 6 with the engine's SQL dialect, autocomplete from the database's metadata (and snippet
+// names after `{{snippet:`), the line a database error points at highlighted, Ctrl/Cmd-Enter to run. Loaded lazily
+// (LazySqlEditor.tsx): CodeMirror is downloaded only when someone writes SQL.
 
 import { useEffect, useRef } from 'react';
 import { basicSetup } from 'codemirror';
 import { EditorView, Decoration, keymap, placeholder, type DecorationSet } from '@codemirror/view';
 import { Compartment, EditorState, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { sql, MySQL, MariaSQL, PostgreSQL, SQLite, StandardSQL, type SQLDialect } from '@codemirror/lang-sql';
-import { metadataCompletions } from './sql-completion';
+import { metadataCompletions, snippetCompletions } from './sql-completion';
 
 export interface EditorHandle {
   /** Puts `text` where the cursor is (replacing the selection) and focuses the editor. */
@@ -108,6 +108,7 @@ export default function SqlEditor({ value, onChange, engine, databaseId, errorLi
   useEffect(() => {
     const dialect = dialectOf(engine);
     const extensions: Extension[] = [sql({ dialect, upperCaseKeywords: true })];
+    extensions.push(dialect.language.data.of({ autocomplete: snippetCompletions() }));
     if (databaseId !== null) extensions.push(dialect.language.data.of({ autocomplete: metadataCompletions(databaseId) }));
     view.current?.dispatch({ effects: language.current.reconfigure(extensions) });
   }, [engine, databaseId]);

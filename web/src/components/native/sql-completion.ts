@@ -26,6 +26,8 @@ function completionOf([name, kind]: [string, string]): Completion {
 export function metadataCompletions(databaseId: number): CompletionSource {
   const cache = new Map<string, Promise<Completion[]>>();
   return async (context: CompletionContext): Promise<CompletionResult | null> => {
+    // (inside `{{…` a name is a variable or a snippet, not a table)
+    if (context.matchBefore(/\{\{[^}]*/)) return null;
     const word = context.matchBefore(/\w+/);
     if (!word || (word.text.length < 1 && !context.explicit)) return null;
     if (!(await wait(PAUSE_MS, context))) return null;
@@ -38,5 +40,32 @@ export function metadataCompletions(databaseId: number): CompletionSource {
     const list = await options;
     if (context.aborted || list.length === 0) return null;
     return { from: word.from, options: list };
+  };
+}
+
+/** Inside `{{snippet: …`: the names of the snippets (GET /api/native-query-snippet, asked once), closing the tag. */
+export function snippetCompletions(): CompletionSource {
+  let snippets: Promise<Completion[]> | null = null;
+  return async (context: CompletionContext): Promise<CompletionResult | null> => {
+    const typed = context.matchBefore(/\{\{\s*snippet:\s*[^}]*/i);
+    if (!typed) return null;
+    snippets ??= nativeApi.snippets(new AbortController().signal).then(
+      (list) =>
+        list.map((s) => ({
+          label: s.name,
+          type: 'text',
+          detail: 'snippet',
+          info: s.content,
+          apply: (view, _completion, from, to) => {
+            const closed = view.state.sliceDoc(to, to + 2) === '}}';
+            view.dispatch({ changes: { from, to, insert: closed ? s.name : `${s.name}}}` }, selection: { anchor: from + s.name.length + 2 } });
+          },
+        })),
+      () => [],
+    );
+    const options = await snippets;
+    if (context.aborted) return null;
+    const name = /snippet:\s*/i.exec(typed.text)!;
+    return { from: typed.from + name.index + name[0].length, options, validFor: /^[^}]*$/ };
   };
 }
