@@ -61,6 +61,11 @@ forEachBrowser('SQL editor', (session) => {
     await screenshot('sql-editor-autocomplete');
     await option.click();
     assert.equal(await editorText(page), 'SELECT * FROM ORDERS');
+    // New → SQL query again starts a fresh query (the URL's hash held the one being written).
+    await page.waitForURL((u) => Buffer.from(decodeURIComponent(u.hash.slice(1)), 'base64').toString().includes('FROM ORDERS'));
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'SQL query' }).click();
+    await page.locator('.cm-placeholder').waitFor(); // shown only while the SQL is empty
     assert.deepEqual(session().pageErrors, [], 'the page logged no errors');
   });
 

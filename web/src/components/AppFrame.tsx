@@ -35,7 +35,12 @@ function SearchBox() {
 /** New things to make: a SQL query (the SQL editor on a new native question). */
 function NewMenu() {
   const [, navigate] = useLocation();
-  const sql = () => navigate(newQuestionUrl({ dataset_query: { database: null, type: 'native', native: { query: '', 'template-tags': {} } } }));
+  const sql = () => {
+    const url = newQuestionUrl({ dataset_query: { database: null, type: 'native', native: { query: '', 'template-tags': {} } } });
+    // On /question already, only the hash changes: set it so the page hears the hashchange and starts over.
+    if (window.location.pathname === '/question') window.location.hash = url.slice(url.indexOf('#'));
+    else navigate(url);
+  };
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>

@@ -22,7 +22,7 @@ import { valueTags } from '../components/native/template-tags';
 import type { NativeCard } from '../components/native/types';
 import { useNativeCard } from '../components/native/useNativeCard';
 import { useNativeRun, type RunState } from '../components/native/useNativeRun';
-import { useNewQuestionHash } from '../components/native/useNewQuestionHash';
+import { useNewQuestionHash, useQuestionKey } from '../components/native/useNewQuestionHash';
 import type { Database } from '../api/types';
 import { useApi } from '../lib/useApi';
 import { questionUrl } from '../lib/urls';
@@ -112,5 +112,6 @@ function Editor({ initial, databases }: { initial: NativeCard; databases: Databa
 
 export default function NativeQuestionPage({ card }: { card: NativeCard }) {
   const databases = useApi((signal) => nativeApi.databases(signal), []);
-  return <Loaded state={databases}>{(list) => <Editor key={card.id ?? 'new'} initial={card} databases={list} />}</Loaded>;
+  const key = useQuestionKey(card);
+  return <Loaded state={databases}>{(list) => <Editor key={key} initial={card} databases={list} />}</Loaded>;
 }
