@@ -4,7 +4,7 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -43,4 +43,11 @@ test('the initial JavaScript is under 400 KB gzipped, and ECharts is not part of
   console.log(`initial JavaScript: ${scripts.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
   assert.ok(total < BUDGET_BYTES, `${total} bytes gzipped`);
   for (const path of scripts) assert.doesNotMatch(readFileSync(join(ROOT, 'dist/web', path), 'utf8'), /echarts\/lib|ECharts/, `${path} holds ECharts`);
+});
+
+test('CodeMirror (the SQL editor) is not part of the initial JavaScript; it is a chunk of its own', () => {
+  for (const path of initialScripts()) assert.doesNotMatch(readFileSync(join(ROOT, 'dist/web', path), 'utf8'), /cm-scroller/, `${path} holds CodeMirror`);
+  const chunk = readdirSync(join(ROOT, 'dist/web/assets')).find((name) => /^SqlEditor-.*\.js$/.test(name));
+  assert.ok(chunk, 'the SQL editor has its own chunk');
+  console.log(`SQL editor chunk: ${(gzippedSize(`/assets/${chunk}`) / 1024).toFixed(1)} KB gzipped`);
 });

@@ -6,21 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TemplateTag } from '../mbql/types.js';
 import { humanize } from '../../databases/humanize.js';
-import { cardIdOf, snippetNameOf } from './template.js';
-
-const VARIABLE = /^\s*([A-Za-z0-9_.]+)\s*$/;
-const SNIPPET = /^\s*(snippet:\s*[^}]*[^}\s])\s*$/;
-const CARD = /^\s*(#[0-9]*(-[a-z0-9-]*)?)\s*$/;
-
-/** The tag a `{{…}}` names (snippet names normalized to `snippet: Name`), or null when it names none. */
-export function templateTagName(inner: string): string | null {
-  const variable = VARIABLE.exec(inner);
-  if (variable) return variable[1];
-  const snippet = SNIPPET.exec(inner);
-  if (snippet) return `snippet: ${snippetNameOf(snippet[1])}`;
-  const card = CARD.exec(inner);
-  return card ? card[1] : null;
-}
+import { cardIdOf, snippetNameOf, templateTagName } from './tag-names.js';
 
 function recognizedTag(name: string, previous: TemplateTag | undefined): TemplateTag {
   const tag: TemplateTag = { id: typeof previous?.id === 'string' ? previous.id : randomUUID(), name, 'display-name': humanize(name), type: 'text' };

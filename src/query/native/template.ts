@@ -5,6 +5,8 @@
 import { sql, nativeText, join, type Sql } from '../compile/sql.js';
 import { QueryError } from '../errors.js';
 
+export { snippetNameOf, cardIdOf } from './tag-names.js';
+
 export type TemplateNode = { kind: 'text'; text: string } | { kind: 'tag'; name: string; raw: string } | { kind: 'optional'; children: TemplateNode[] };
 
 /** How deeply `[[optional]]` blocks may nest (the template is walked recursively). */
@@ -116,16 +118,4 @@ export function substitute(nodes: TemplateNode[], substitution: TagSubstitution)
     return join(parts, '');
   };
   return render(nodes, false) ?? sql``;
-}
-
-/** `{{snippet: Name}}` → "Name"; null when the tag isn't a snippet reference. */
-export function snippetNameOf(tag: string): string | null {
-  const m = /^snippet:\s*(.+)$/i.exec(tag.trim());
-  return m ? m[1].trim() : null;
-}
-
-/** `{{#12-orders}}` → 12; null when the tag isn't a card reference. */
-export function cardIdOf(tag: string): number | null {
-  const m = /^#(\d+)(-[a-z0-9_-]*)?$/i.exec(tag.trim());
-  return m ? Number(m[1]) : null;
 }

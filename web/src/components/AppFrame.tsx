@@ -5,6 +5,7 @@ import { AppShell, Anchor, Button, Group, Menu, Text, TextInput, UnstyledButton 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { logout } from '../api/session';
+import { newQuestionUrl } from '../lib/urls';
 import { useSession } from '../lib/session';
 import { Logo } from './Logo';
 
@@ -28,6 +29,27 @@ function SearchBox() {
     <form onSubmit={submit} role="search">
       <TextInput aria-label="Search" placeholder="Search…" value={text} onChange={(e) => setText(e.currentTarget.value)} w={260} />
     </form>
+  );
+}
+
+/** New things to make: a SQL query (the SQL editor on a new native question). */
+function NewMenu() {
+  const [, navigate] = useLocation();
+  const sql = () => {
+    const url = newQuestionUrl({ dataset_query: { database: null, type: 'native', native: { query: '', 'template-tags': {} } } });
+    // On /question already, only the hash changes: set it so the page hears the hashchange and starts over.
+    if (window.location.pathname === '/question') window.location.hash = url.slice(url.indexOf('#'));
+    else navigate(url);
+  };
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-md">New</Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={sql}>SQL query</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
@@ -84,6 +106,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
           </Group>
           <Group wrap="nowrap">
             <SearchBox />
+            <NewMenu />
             <UserMenu />
           </Group>
         </Group>

@@ -7,6 +7,7 @@ import { api } from '../api/client';
 import type { Card } from '../api/types';
 import { Loaded } from '../components/Loaded';
 import { cardOfHash, cardOfSaved, type QuestionCard } from '../components/question/card';
+import type { NativeCard } from '../components/native/types';
 import { QuestionView } from '../components/question/QuestionView';
 import { NotBuilt } from '../components/NotBuilt';
 import { idOfSlug } from '../lib/urls';
@@ -14,10 +15,11 @@ import { useApi } from '../lib/useApi';
 
 const NativeQuestionPage = lazy(() => import('./NativeQuestionPage'));
 
+const isNative = (card: QuestionCard): card is QuestionCard & NativeCard => card.dataset_query.type === 'native';
+
 function Question({ card }: { card: QuestionCard }) {
-  const datasetQuery = card.dataset_query;
   // NativeQuestionPage is lazy: the route table's Suspense shows a loader while it downloads.
-  if (datasetQuery.type === 'native') return <NativeQuestionPage card={card} />;
+  if (isNative(card)) return <NativeQuestionPage card={card} />;
   return <QuestionView initial={card} />;
 }
 
