@@ -22,6 +22,8 @@ export interface QuestionCard {
   parameters?: Parameter[];
   collection_id?: number | null;
   description?: string | null;
+  /** The saved question this new one was opened from (a dashboard card with its filters), as Metabase keeps it. */
+  original_card_id?: number;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -40,6 +42,7 @@ export function cardOfHash(hash: string): QuestionCard | null {
       visualization_settings: isRecord(value.visualization_settings) ? value.visualization_settings : {},
       dataset_query: value.dataset_query as DatasetQuery,
       ...(typeof value.name === 'string' ? { name: value.name } : {}),
+      ...(typeof value.original_card_id === 'number' ? { original_card_id: value.original_card_id } : {}),
     };
   } catch {
     return null;
