@@ -24,9 +24,22 @@ const BrowseDatabasePage = page(() => import('./pages/BrowseDatabasePage'));
 const CollectionPage = page(() => import('./pages/CollectionPage'));
 const TrashPage = page(() => import('./pages/TrashPage'));
 const SearchPage = page(() => import('./pages/SearchPage'));
-const QuestionPage = page(() => import('./pages/QuestionPage'));
-const DashboardPage = page(() => import('./pages/DashboardPage'));
-const AutoDashboardPage = page(() => import('./pages/AutoDashboardPage'));
+const loadQuestionPage = () => import('./pages/QuestionPage');
+const loadDashboardPage = () => import('./pages/DashboardPage');
+const loadAutoDashboardPage = () => import('./pages/AutoDashboardPage');
+const QuestionPage = page(loadQuestionPage);
+const DashboardPage = page(loadDashboardPage);
+const AutoDashboardPage = page(loadAutoDashboardPage);
+
+/**
+ * Starts downloading the page a link opens while the session loads, instead of after it (the heavy pages people
+ * open from emails and links).
+ */
+export function preloadPageOf(pathname: string): void {
+  if (pathname.startsWith('/dashboard/')) void loadDashboardPage();
+  else if (pathname.startsWith('/question') || pathname.startsWith('/model/')) void loadQuestionPage();
+  else if (pathname.startsWith('/auto/dashboard/')) void loadAutoDashboardPage();
+}
 const PublicQuestionPage = page(() => import('./pages/PublicQuestionPage'));
 const PublicDashboardPage = page(() => import('./pages/PublicDashboardPage'));
 const EmbedQuestionPage = page(() => import('./pages/EmbedQuestionPage'));

@@ -24,10 +24,10 @@ export function useSession(): Session {
 
 type State = { status: 'loading' } | { status: 'error'; error: Error } | { status: 'ready'; properties: SessionProperties; user: CurrentUser | null };
 
+// Both at once: a page waits for them before it can fetch its own data (getCurrentUser is null without a session).
 async function load(): Promise<{ properties: SessionProperties; user: CurrentUser | null }> {
-  const properties = await getSessionProperties();
-  const user = properties['has-user-setup'] ? await getCurrentUser() : null;
-  return { properties, user };
+  const [properties, user] = await Promise.all([getSessionProperties(), getCurrentUser()]);
+  return { properties, user: properties['has-user-setup'] ? user : null };
 }
 
 export function SessionProvider({ children, fallback, failed }: { children: ReactNode; fallback: ReactNode; failed: (error: Error) => ReactNode }) {
