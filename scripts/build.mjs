@@ -16,11 +16,13 @@ const sources = sourceHash(root);
 rmSync(outDir, { recursive: true, force: true });
 await build({
   // The server, the render worker (src/notify/render/pool.ts loads dist/render-worker.js beside the main bundle) and the
-  // program of the SQLite worker processes (src/drivers/sqlite/workers.ts starts it).
+  // program of the SQLite worker processes (src/drivers/sqlite/workers.ts starts it) and of the PostgreSQL statement
+  // thread (src/drivers/postgres/worker-client.ts loads dist/postgres-worker.js).
   entryPoints: {
     main: join(root, 'src/main.ts'),
     'render-worker': join(root, 'src/notify/render/worker.ts'),
     'sqlite-worker': join(root, 'src/drivers/sqlite/worker-main.ts'),
+    'postgres-worker': join(root, 'src/drivers/postgres/worker-main.ts'),
   },
   outdir: outDir,
   bundle: true,

@@ -36,10 +36,10 @@ export async function acquireLease(ctx: AppContext, key: string, ttlMs: number):
     await ctx.db.insertInto('task_lease').values({ lease_key: key, owner: holder, expires_at: expires }).execute();
     return { key, holder };
   } catch (error) {
-    // The row exists and is held, or another contender inserted it first; any other failure (the app DB gone) is
-    // not "someone else has it" and must surface.
+    // The row exists and is held, or another contender inserted it first — and may have released it since, which
+    // leaves no row: either way someone else had it a moment ago. The app DB gone is not that: the read fails too.
     const held = await ctx.db.selectFrom('task_lease').select('owner').where('lease_key', '=', key).executeTakeFirst();
-    if (held && held.owner !== holder) return null;
+    if (!held || held.owner !== holder) return null;
     throw error;
   }
 }

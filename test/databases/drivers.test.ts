@@ -267,4 +267,53 @@ describe('postgres', () => {
       await single.close();
     }
   });
+
+  test('statements on the statement thread: errors keep class and SQL state, a wait for a connection can be cancelled, rows can come back as JSON', async () => {
+    const driver = driverFor('postgres');
+    const single = driver.open(driver.normalizeDetails(samples.details.postgres), { maxConnections: 1, dataDir: tmpdir() });
+    try {
+      const syntax = await single.execute('selec 1', []).then(
+        () => assert.fail('a syntax error must reject'),
+        (error: any) => error,
+      );
+      assert.equal(syntax.constructor.name, 'DatabaseError');
+      assert.equal(syntax.code, '42601');
+      assert.equal(syntax.position, '1');
+      assert.match(syntax.message, /syntax error at or near "selec"/);
+
+      // The only connection is busy with a sleep; a second statement waits for it and is cancelled while waiting.
+      const sleeping = new AbortController();
+      const busy = single.execute('select pg_sleep(30)', [], { signal: sleeping.signal });
+      await new Promise((r) => setTimeout(r, 300));
+      const waiting = new AbortController();
+      const queued = single.execute('select 1', [], { signal: waiting.signal });
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, 200)); // the statement is on the thread, waiting for the connection
+      waiting.abort();
+      await assert.rejects(queued, QueryCancelledError);
+      sleeping.abort();
+      await assert.rejects(busy, QueryCancelledError);
+      assert.ok(Date.now() - started < 20_000, 'neither waited for the sleep');
+      assert.deepEqual(await collectRows(await single.execute('select 2', [])), [[2]], 'the connection is usable again');
+
+      // An API result: converted, fingerprinted and written as JSON where pg read the rows.
+      const stream = await single.execute('select g, g * 1.5 as half from generate_series(1, 1200) g', []);
+      const cols = stream.columns.map((c) => ({ name: c.name, display_name: c.name, base_type: c.baseType }));
+      const encoded = stream.encoded!({ cols, zone: 'UTC', mode: 'iso', weekStart: 1, maxRows: 1000, annotate: true });
+      let json = '';
+      let count = 0;
+      for (let chunk = await encoded.next(); chunk; chunk = await encoded.next()) {
+        if (chunk.json) json += (json ? ',' : '') + chunk.json;
+        count += chunk.count;
+      }
+      const rows = JSON.parse(`[${json}]`);
+      assert.equal(count, 1000, 'cut at the row limit');
+      assert.deepEqual([rows.length, rows[0], rows[999]], [1000, [1, 1.5], [1000, 1500]]);
+      const summary = encoded.summary() as any;
+      assert.equal(summary.results_metadata.columns[0].fingerprint.global['distinct-count'], 1000);
+      assert.deepEqual(await collectRows(await single.execute('select 3', [])), [[3]], 'the early stop let the connection go');
+    } finally {
+      await single.close();
+    }
+  });
 });

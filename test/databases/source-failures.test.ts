@@ -10,7 +10,7 @@ import { startServer, setupAdmin, createUserClient, type TestServer } from '../h
 import type { Client } from '../helpers/client.js';
 import { createPgDatabase, PG } from '../helpers/databases.js';
 import { tableOf, waitForSync } from './helpers.js';
-import { sslOption } from '../../src/drivers/postgres/connection.js';
+import { sslOption } from '../../src/drivers/postgres/client-config.js';
 import { mysqlSsl } from '../../src/drivers/mysql/connection.js';
 
 let server: TestServer;

@@ -1,65 +1,39 @@
-// A pool of connections to one PostgreSQL database. Results stream in batches from an unnamed portal (./portal.ts:
-// one round trip for a small result, as a plain query costs), so memory stays bounded; a statement is cancelled with
-// pg_cancel_backend from a separate short-lived connection.
+// One PostgreSQL database. Statements run on the PostgreSQL statement thread (./worker-client.ts, ./worker-main.ts),
+// which parses their rows — and writes an API result's rows as JSON — off the event loop. Results stream in batches
+// from an unnamed portal (./portal.ts: one round trip for a small result, as a plain query costs), so memory stays
+// bounded; a statement is cancelled with pg_cancel_backend from a separate short-lived connection. Metadata queries
+// and write transactions use this file's own pool on the event loop (small results).
 
 import pg from 'pg';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { schemaFilter } from '../shared/schema-filters.js';
-import { flag, num, str } from '../shared/details.js';
 import { postgresTypeParsers } from './values.js';
 import { OID_NAMES, postgresBaseType } from './types.js';
 import { introspectPostgres, listPostgresSchemas } from './introspect.js';
-import { PortalReader } from './portal.js';
+import { postgresClientConfig } from './client-config.js';
+import { statementThread, ThreadConnectError } from './worker-client.js';
+import type { PoolConfig, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 const BATCH = 500;
-
-/**
- * TLS from `ssl` and `ssl-mode` (libpq's names). A mode that demands encryption (require, verify-ca, verify-full) is
- * honoured whenever it is set, even without `ssl: true` — never a silent plain-text connection. `ssl: true` alone
- * means require. verify-ca checks the certificate chain, verify-full the host name too; allow and prefer don't insist.
- */
-export function sslOption(details: ConnectionDetails): pg.ClientConfig['ssl'] {
-  const mode = str(details, 'ssl-mode');
-  const demanded = mode === 'require' || mode === 'verify-ca' || mode === 'verify-full';
-  if (!demanded && !flag(details, 'ssl')) return false;
-  switch (mode ?? 'require') {
-    case 'allow':
-      return false;
-    case 'verify-ca':
-      return { rejectUnauthorized: true, checkServerIdentity: () => undefined };
-    case 'verify-full':
-      return { rejectUnauthorized: true };
-    default:
-      return { rejectUnauthorized: false };
-  }
-}
-
-export function postgresClientConfig(details: ConnectionDetails, connectTimeoutMs: number): pg.ClientConfig {
-  return {
-    host: str(details, 'host') ?? 'localhost',
-    port: num(details, 'port') ?? 5432,
-    database: str(details, 'dbname'),
-    user: str(details, 'user'),
-    password: str(details, 'password'),
-    ssl: sslOption(details),
-    connectionTimeoutMillis: connectTimeoutMs,
-    application_name: 'Quarry',
-    types: postgresTypeParsers,
-  };
-}
+let poolCount = 0;
 
 export class PostgresConnection implements DriverConnection {
   private readonly pool: pg.Pool;
   private readonly clientConfig: pg.ClientConfig;
   private readonly typeNames = new Map<number, { name: string; typtype: string | null }>();
+  /** This database's pool on the statement thread, and the statements it is running for us. */
+  private readonly poolId = ++poolCount;
+  private readonly poolConfig: PoolConfig;
+  private running = 0;
 
   constructor(
     private readonly details: ConnectionDetails,
     private readonly options: OpenOptions,
   ) {
     this.clientConfig = postgresClientConfig(details, options.connectTimeoutMs ?? 10_000);
+    this.poolConfig = { details, connectTimeoutMs: options.connectTimeoutMs ?? 10_000, max: options.maxConnections };
     this.pool = new pg.Pool({ ...this.clientConfig, max: options.maxConnections, idleTimeoutMillis: 60_000 });
     this.pool.on('error', () => {}); // an idle client dying surfaces on the next checkout instead of crashing
   }
@@ -87,10 +61,12 @@ export class PostgresConnection implements DriverConnection {
     }
   }
 
+  /** Both pools: this one's (metadata, writes) and the statement thread's, whose figures come with its replies. */
   poolStats(): PoolStats {
-    const total = this.pool.totalCount;
-    const idle = this.pool.idleCount;
-    return { total, idle, busy: total - idle, waiting: this.pool.waitingCount, min: 0, max: this.options.maxConnections };
+    const thread = statementThread().poolFigures(this.poolId) ?? { total: 0, idle: 0, waiting: 0 };
+    const total = this.pool.totalCount + Math.max(thread.total, this.running);
+    const busy = this.pool.totalCount - this.pool.idleCount + this.running;
+    return { total, idle: total - busy, busy, waiting: this.pool.waitingCount + thread.waiting, min: 0, max: this.options.maxConnections };
   }
 
   async test(): Promise<void> {
@@ -132,72 +108,87 @@ export class PostgresConnection implements DriverConnection {
   }
 
   async execute(sql: string, params: unknown[], options?: ExecuteOptions): Promise<RowStream> {
-    const client = await this.checkout();
-    const pid = (client as unknown as { processID: number }).processID;
-    // The report time zone as the session's TimeZone for this statement only; RESET puts the connection back.
-    const zone = options?.timezone ?? null;
-    if (zone) {
-      try {
-        await client.query('SELECT set_config($1, $2, false)', ['TimeZone', zone]);
-      } catch (error) {
-        client.release(true);
-        throw error;
-      }
-    }
+    const thread = statementThread();
+    const id = thread.newId();
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
-      this.cancelBackend(pid).catch(() => {});
+      thread.post({ type: 'cancel', id });
     });
-    let reader: PortalReader;
-    try {
-      reader = client.query(new PortalReader(sql, params, BATCH, postgresTypeParsers));
-    } catch (error) {
-      // a value pg can't bind: nothing was sent
+    if (cancellation.error) {
       cancellation.dispose();
-      client.release(Boolean(zone));
+      throw cancellation.error;
+    }
+    this.running += 1;
+    let first: WorkerReply;
+    try {
+      first = await thread.request({ type: 'run', id, pool: this.poolId, config: this.poolConfig, sql, params, zone: options?.timezone ?? null, batch: BATCH });
+    } catch (error) {
+      this.running -= 1;
+      cancellation.dispose();
+      if (cancellation.error) throw cancellation.error;
+      if (error instanceof ThreadConnectError) throw connectionFailed(error.driverError, this.where());
       throw error;
     }
-    let failed = false;
+    // Rows are left on the thread until a reply says `done` (the thread has then let the connection go).
+    let more = !first.done;
+    let released = false;
     const release = async () => {
+      if (released) return;
+      released = true;
       cancellation.dispose();
-      // Drops the portal if rows are left; the connection is free once PostgreSQL answers that Sync, and pg queues
-      // whatever comes next on it until then, so it goes back to the pool without waiting.
-      reader.close();
-      if (zone && !failed && cancellation.error === null) {
-        await client.query('RESET TIME ZONE').catch(() => {
-          failed = true;
-        });
-      }
-      // A connection whose statement failed (or whose zone couldn't be reset) is discarded, not reused.
-      client.release(failed || cancellation.error !== null);
+      this.running -= 1;
+      if (more) thread.post({ type: 'close', id });
+      more = false;
     };
-    let first: unknown[][] | null;
+    let columns: ResultColumn[];
     try {
-      first = await reader.next();
+      columns = first.fields ? await this.describeColumns(first.fields) : [];
     } catch (error) {
-      failed = true;
       await release();
-      throw cancellation.translate(error);
+      throw error;
     }
-    const columns = reader.fields ? await this.describeColumns(reader.fields) : [];
-    let pending: unknown[][] | null = first;
-    return batchedRowStream(
+    const ask = async (message: WorkerRequest): Promise<WorkerReply> => {
+      if (cancellation.error) throw cancellation.error;
+      try {
+        const reply = await thread.request(message);
+        more = !reply.done;
+        return reply;
+      } catch (error) {
+        more = false; // the thread ended the statement
+        throw cancellation.translate(error);
+      }
+    };
+    const stream = batchedRowStream(
       columns,
       async () => {
-        if (pending) {
-          const out = pending;
-          pending = null;
-          return out;
-        }
-        if (cancellation.error) throw cancellation.error;
-        try {
-          return await reader.next();
-        } catch (error) {
-          failed = true;
-          throw cancellation.translate(error);
-        }
+        if (!more) return null;
+        const rows = (await ask({ type: 'next', id })).rows ?? [];
+        return rows.length ? rows : more ? [] : null;
       },
       release,
     );
+    let encoding = false;
+    stream.encoded = (plan: unknown): EncodedRows => {
+      let summary: unknown = null;
+      return {
+        next: async () => {
+          if (!more && encoding) {
+            await stream.close();
+            return null;
+          }
+          try {
+            const reply = await ask(encoding ? { type: 'next', id } : { type: 'encode', id, plan });
+            encoding = true;
+            if (!more) summary = reply.summary ?? null;
+            return { json: reply.json ?? '', count: reply.count ?? 0 };
+          } catch (error) {
+            await stream.close().catch(() => {});
+            throw error;
+          }
+        },
+        summary: () => summary,
+      };
+    };
+    return stream;
   }
 
   async transaction<T>(work: (session: WriteSession) => Promise<T>, options?: ExecuteOptions): Promise<T> {
@@ -254,6 +245,8 @@ export class PostgresConnection implements DriverConnection {
   }
 
   async close(): Promise<void> {
+    const thread = statementThread();
+    if (thread.started) await thread.request({ type: 'end', id: thread.newId(), pool: this.poolId }).catch(() => {});
     await this.pool.end().catch(() => {});
   }
 }
