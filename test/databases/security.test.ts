@@ -11,8 +11,9 @@ import type { Client } from '../helpers/client.js';
 import { connectionFor } from '../../src/databases/connections.js';
 import { collectRows } from '../../src/drivers/shared/row-stream.js';
 import { driverFor } from '../../src/drivers/registry.js';
-import { checkSqliteProgram, checkSqliteStatement } from '../../src/drivers/sqlite/guard.js';
-import { SqliteWorker } from '../../src/drivers/sqlite/workers.js';
+import { checkSqliteStatement } from '../../src/drivers/sqlite/guard.js';
+import { REFUSED_CODE } from '../../src/drivers/sqlite/protocol.js';
+import { SqliteStatementError, SqliteWorker } from '../../src/drivers/sqlite/workers.js';
 import { decryptText, encryptText } from '../../src/databases/encryption.js';
 import { installSample, loadSamplesEverywhere, waitForSync, type LoadedSamples } from './helpers.js';
 
@@ -245,21 +246,23 @@ describe('native statements cannot reach the server\'s files', () => {
     const worker = new SqliteWorker(samples.details.sqlite.db as string, true);
     await worker.ready;
     try {
+      // Each `run` carries the check: the worker compiles the text with EXPLAIN and judges the program before it runs.
+      const run = (body: string, params: unknown[], writable: boolean) => worker.request({ type: 'run', sql: body, params, check: { body, writable } });
+      const refusal = (error: any) => error instanceof SqliteStatementError && error.code === REFUSED_CODE;
       const refused = [`ATTACH '${join(samples.dir, 'a.db')}' AS a`, 'DETACH main', `VACUUM INTO '${join(samples.dir, 'v.db')}'`, 'VACUUM'];
       for (const body of refused) {
-        const program = await worker.explain(body, []);
-        assert.throws(() => checkSqliteProgram(program, { writable: true }), /not allowed/, body);
+        await assert.rejects(run(body, [], true), (e: any) => refusal(e) && /not allowed/.test(e.message), body);
       }
-      const del = await worker.explain('DELETE FROM "ORDERS"', []);
-      assert.throws(() => checkSqliteProgram(del, { writable: false }), /read-only/);
-      assert.doesNotThrow(() => checkSqliteProgram(del, { writable: true }));
-      const plain = await worker.explain('select ? + ?', [1, 2]);
-      assert.ok(plain);
-      assert.doesNotThrow(() => checkSqliteProgram(plain, { writable: false }));
+      await assert.rejects(run('DELETE FROM "ORDERS"', [], false), (e: any) => refusal(e) && /read-only/.test(e.message));
+      // Judged writable, the program passes; the read-only file itself then refuses the write (SQLite's own error).
+      await assert.rejects(run('DELETE FROM "ORDERS"', [], true), (e: any) => !refusal(e) && /readonly/i.test(e.message));
+      const plain = await run('select ? + ?', [1, 2], false);
+      assert.equal(plain.type, 'columns');
+      assert.deepEqual((await worker.request({ type: 'next' })).rows, [[3]]);
       // The worker's own SQL functions compile there too, so statements using them are judged rather than skipped.
-      const regex = await worker.explain("select regexp_substr('abc', 'b')", []);
-      assert.ok(regex, 'a statement using regexp_substr compiles in the worker');
-      assert.doesNotThrow(() => checkSqliteProgram(regex, { writable: false }));
+      const regex = await run("select regexp_substr('abc', 'b')", [], false);
+      assert.equal(regex.type, 'columns', 'a statement using regexp_substr compiles and runs in the worker');
+      assert.deepEqual((await worker.request({ type: 'next' })).rows, [['b']]);
     } finally {
       worker.stop();
     }

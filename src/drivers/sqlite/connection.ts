@@ -8,10 +8,10 @@ import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, Exe
 import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
-import { checkSqliteProgram, checkSqliteStatement, RefusedStatementError } from './guard.js';
+import { checkSqliteStatement, RefusedStatementError } from './guard.js';
 import { introspectSqlite } from './introspect.js';
 import { workerPool, SqliteStatementError, type SqliteWorker } from './workers.js';
-import type { WorkerReply } from './protocol.js';
+import { REFUSED_CODE, type WorkerReply } from './protocol.js';
 import type { ResourcePool } from '../shared/pool.js';
 import { SQLITE_MAX_WORKERS } from './limits.js';
 
@@ -97,11 +97,12 @@ export class SqliteConnection implements DriverConnection {
     };
     let first: WorkerReply;
     try {
-      checkSqliteProgram(await worker.explain(checked.body, bound), { writable });
-      first = await worker.request({ type: 'run', sql, params: bound });
+      // One message: the worker judges the compiled program (the guard's second layer), then runs the statement.
+      first = await worker.request({ type: 'run', sql, params: bound, check: { body: checked.body, writable } });
     } catch (error) {
-      if (!(error instanceof SqliteStatementError) && !(error instanceof RefusedStatementError)) broken = true;
+      if (!(error instanceof SqliteStatementError)) broken = true;
       await release();
+      if (error instanceof SqliteStatementError && error.code === REFUSED_CODE) throw new RefusedStatementError(error.message);
       throw cancellation.translate(error);
     }
     open = !first.done;

@@ -9,11 +9,19 @@ export const MAX_REGEX_PATTERN = 1000;
 export const MAX_REGEX_TEXT = 100_000;
 
 export type WorkerRequest =
-  | { type: 'explain'; sql: string; params: unknown[]; opcodes: readonly string[] }
-  | { type: 'run'; sql: string; params: unknown[] }
+  | { type: 'run'; sql: string; params: unknown[]; check?: ProgramCheck }
   | { type: 'next' }
   | { type: 'encode'; plan: unknown }
   | { type: 'close' };
+
+/** `run` first compiles `body` with EXPLAIN and judges the program (./guard.ts's second layer) before anything runs. */
+export interface ProgramCheck {
+  body: string;
+  writable: boolean;
+}
+
+/** The error code of a reply refusing a statement after the program check (a RefusedStatementError on the server). */
+export const REFUSED_CODE = 'QUARRY_REFUSED';
 
 /** A result column: its declared type, and the base type (from the declaration, else from the first rows' values). */
 export interface WorkerColumn {
@@ -24,7 +32,7 @@ export interface WorkerColumn {
 
 export interface WorkerReply {
   type: 'ready' | 'program' | 'columns' | 'rows' | 'json' | 'closed' | 'error';
-  /** `explain`: the statement compiled (not run), or null when it doesn't compile. */
+  /** The check's compile (internal to the worker): the statement compiled, not run, or null when it doesn't compile. */
   program?: CompiledProgram | null;
   columns?: WorkerColumn[];
   rows?: unknown[][];

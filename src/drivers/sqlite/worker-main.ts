@@ -5,8 +5,8 @@
 // API result's rows never reach the server's event loop as values.
 //
 // Protocol (each request gets one reply; an `error` reply for anything that throws):
-//   explain {sql, params, opcodes} → program {program}   compiled, not run, for the guard's second layer (./guard.ts)
-//   run {sql, params}  → columns {columns, done}      the first batch is read and held; a write statement runs
+//   run {sql, params, check?} → columns {columns, done}  with `check`, the program is judged first (as `explain` +
+//                                                   the guard); the first batch is read and held; a write statement runs
 //   next               → rows {rows, done}            values; or, after `encode`: json {json, rows, done, summary?}
 //   encode {plan}      → json {json, rows, done, summary?}
 //   close              → closed                       drops the statement's iterator
@@ -16,8 +16,8 @@ import Database, { type SqliteHandle } from '../../util/better-sqlite3.js';
 import { RowProcessor, type RowPlan } from '../../query/results/row-processor.js';
 import { base64, integerValue, localTimestamp } from '../shared/values.js';
 import { sqliteBaseType, sqliteValueKind, type SqliteValueKind } from './types.js';
-import { BATCH, MAX_REGEX_PATTERN, MAX_REGEX_TEXT, type WorkerColumn, type WorkerReply, type WorkerRequest } from './protocol.js';
-import type { CompiledProgram } from './guard.js';
+import { BATCH, MAX_REGEX_PATTERN, MAX_REGEX_TEXT, REFUSED_CODE, type ProgramCheck, type WorkerColumn, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { checkSqliteProgram, PROGRAM_OPCODES, RefusedStatementError, type CompiledProgram } from './guard.js';
 
 /** An encoded reply carries at least this much JSON (or the rest of the rows): fewer round trips for big results. */
 const JSON_CHUNK = 256 * 1024;
@@ -178,8 +178,17 @@ function readBatch(): unknown[][] {
 
 const finished = () => iterator === null && held === null;
 
-function run(sql: string, params: unknown[]): WorkerReply {
+function run(sql: string, params: unknown[], check?: ProgramCheck): WorkerReply {
   stop();
+  if (check) {
+    const compiled = explain(check.body, params, PROGRAM_OPCODES).program ?? null;
+    try {
+      checkSqliteProgram(compiled, { writable: check.writable });
+    } catch (e) {
+      if (e instanceof RefusedStatementError) return { type: 'error', message: e.message, code: REFUSED_CODE };
+      throw e;
+    }
+  }
   const statement = db.prepare(sql);
   if (!statement.reader) {
     statement.run(...params);
@@ -242,10 +251,8 @@ function explain(sql: string, params: unknown[], opcodes: readonly string[]): Wo
 
 function answer(message: WorkerRequest): WorkerReply {
   switch (message.type) {
-    case 'explain':
-      return explain(message.sql, message.params, message.opcodes);
     case 'run':
-      return run(message.sql, message.params);
+      return run(message.sql, message.params, message.check);
     case 'encode':
       processor = new RowProcessor(message.plan as RowPlan);
       return encodedChunk(processor);

@@ -9,7 +9,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ResourcePool } from '../shared/pool.js';
-import { PROGRAM_OPCODES, type CompiledProgram } from './guard.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 
 /** How to start the worker program: the bundle's own file, or the source through tsx's loader. */
@@ -79,12 +78,6 @@ export class SqliteWorker {
     });
     if (reply.type === 'error') throw new SqliteStatementError(reply.message ?? 'SQLite error', reply.code);
     return reply;
-  }
-
-  /** `sql` compiled (not run) with EXPLAIN, for the guard's second layer; null when it doesn't compile. */
-  async explain(sql: string, params: unknown[]): Promise<CompiledProgram | null> {
-    const reply = await this.request({ type: 'explain', sql, params, opcodes: PROGRAM_OPCODES });
-    return reply.program ?? null;
   }
 
   /** Kills the process; a request in progress rejects at once with `reason`. */
