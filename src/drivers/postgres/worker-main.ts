@@ -17,10 +17,11 @@ import { RowProcessor, type RowPlan } from '../../query/results/row-processor.js
 import { postgresClientConfig } from './client-config.js';
 import { postgresTypeParsers } from './values.js';
 import { PortalReader } from './portal.js';
+import { collectGarbage } from '../../util/release-memory.js';
 import type { PoolConfig, WorkerError, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 /** An encoded reply carries at least this much JSON (or the rest of the rows): fewer messages for big results. */
-const JSON_CHUNK = 256 * 1024;
+const JSON_CHUNK = 1024 * 1024;
 
 interface Statement {
   id: number;
@@ -42,6 +43,22 @@ interface Statement {
 
 const pools = new Map<number, { pool: pg.Pool; config: pg.ClientConfig }>();
 const statements = new Map<number, Statement>();
+
+// An idle thread doesn't allocate, so V8 would keep the last results' garbage (megabytes) as RSS: collect once the
+// thread has had no statement for a moment.
+const IDLE_COLLECT_MS = 2000;
+let idleTimer: NodeJS.Timeout | null = null;
+
+function noteActivity(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (statements.size > 0) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (statements.size === 0) collectGarbage();
+  }, IDLE_COLLECT_MS);
+  idleTimer.unref();
+}
 
 function poolFor(id: number, config: PoolConfig): { pool: pg.Pool; config: pg.ClientConfig } {
   let entry = pools.get(id);
@@ -277,7 +294,9 @@ async function answer(m: WorkerRequest): Promise<void> {
 }
 
 parentPort!.on('message', (m: WorkerRequest) => {
-  answer(m).catch((error) => {
-    if ('id' in m) fail(m.id, 'pool' in m ? m.pool : statements.get(m.id)?.pool ?? 0, error);
-  });
+  answer(m)
+    .catch((error) => {
+      if ('id' in m) fail(m.id, 'pool' in m ? m.pool : statements.get(m.id)?.pool ?? 0, error);
+    })
+    .finally(noteActivity);
 });

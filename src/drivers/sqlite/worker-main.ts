@@ -20,7 +20,7 @@ import { BATCH, MAX_REGEX_PATTERN, MAX_REGEX_TEXT, REFUSED_CODE, type ProgramChe
 import { checkSqliteProgram, PROGRAM_OPCODES, RefusedStatementError, type CompiledProgram } from './guard.js';
 
 /** An encoded reply carries at least this much JSON (or the rest of the rows): fewer round trips for big results. */
-const JSON_CHUNK = 256 * 1024;
+const JSON_CHUNK = 1024 * 1024;
 
 // ----- SQL functions SQLite lacks --------------------------------------------------------------------------------
 // So that MBQL regex and split-part work here as on the other engines (and native SQL may use them): JS regular
