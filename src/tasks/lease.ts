@@ -9,6 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { isUniqueViolation } from '../appdb/portable.js';
 
 /** This process's identity; lease holders are `${INSTANCE_ID}/<n>`. */
 export const INSTANCE_ID = randomUUID();
@@ -37,9 +38,10 @@ export async function acquireLease(ctx: AppContext, key: string, ttlMs: number):
     return { key, holder };
   } catch (error) {
     // The row exists and is held, or another contender inserted it first — and may have released it since, which
-    // leaves no row: either way someone else had it a moment ago. The app DB gone is not that: the read fails too.
+    // leaves no row: either way someone else had it a moment ago. Any other failure (the app DB gone, a key it can't
+    // store) is not "someone else has it" and must surface.
     const held = await ctx.db.selectFrom('task_lease').select('owner').where('lease_key', '=', key).executeTakeFirst();
-    if (!held || held.owner !== holder) return null;
+    if (held ? held.owner !== holder : isUniqueViolation(error)) return null;
     throw error;
   }
 }

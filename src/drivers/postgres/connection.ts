@@ -36,6 +36,9 @@ export class PostgresConnection implements DriverConnection {
     this.poolConfig = { details, connectTimeoutMs: options.connectTimeoutMs ?? 10_000, max: options.maxConnections };
     this.pool = new pg.Pool({ ...this.clientConfig, max: options.maxConnections, idleTimeoutMillis: 60_000 });
     this.pool.on('error', () => {}); // an idle client dying surfaces on the next checkout instead of crashing
+    // A checked-out client between two statements (introspection, a transaction) has no listener of the pool's: its
+    // backend terminated (the database dropped, pg_terminate_backend) would crash the process. Its next statement fails.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   private where() {

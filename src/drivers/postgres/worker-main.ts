@@ -66,6 +66,7 @@ function poolFor(id: number, config: PoolConfig): { pool: pg.Pool; config: pg.Cl
     const clientConfig = postgresClientConfig(config.details, config.connectTimeoutMs);
     const pool = new pg.Pool({ ...clientConfig, max: config.max, idleTimeoutMillis: 60_000 });
     pool.on('error', () => {}); // an idle client dying surfaces on the next checkout instead of crashing
+    pool.on('connect', (client) => client.on('error', () => {})); // …and a checked-out one on its next read
     entry = { pool, config: clientConfig };
     pools.set(id, entry);
   }
