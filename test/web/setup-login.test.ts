@@ -98,6 +98,9 @@ forEachBrowser('setup, sign-in and sign-out', (session) => {
     await session().signIn(login.body.id);
     await page.goto(url('/'));
     await page.getByRole('heading', { name: `Hello, ${ADMIN.first_name}` }).waitFor();
+    // The home page's sections load after its heading; one still loading when the session ends would send the app
+    // to sign-in before the click this test makes.
+    await page.waitForLoadState('networkidle');
     assert.equal((await server.anon.withSession(login.body.id).delete('/api/session')).status, 204);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
     await page.waitForURL(/\/auth\/login\?redirect=%2Fcollection%2Froot$/);
