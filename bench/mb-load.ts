@@ -10,7 +10,7 @@
 //   THINK_SCALE=0 PROFILE=constant VUS=30 DURATION_S=30 npm run bench mb-load     no think time: throughput
 //
 //   MB_LOAD_STACKS=sqlite | postgres | sqlite,postgres (default)
-//   MB_LOAD_CPU_PROF=<dir>     also write each server's CPU profile there (node --cpu-prof)
+//   MB_LOAD_CPU_PROF=<dir>     also write the servers' CPU profiles there, one per thread (node --cpu-prof; <dir>/<stack>/)
 //   MB_LOAD_SCRIPT=<file>      the scenario (default ../shared/bench/mb-load.mjs beside the repository)
 // Every variable of mb-load.mjs (PROFILE, VUS, DURATION_S, STAGES, THINK_SCALE, …) is passed through to it.
 
@@ -167,7 +167,8 @@ async function benchStack(stack: Stack): Promise<StackResult> {
       stack === 'sqlite'
         ? { MB_DB_TYPE: 'sqlite', MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: 'true' }
         : { MB_DB_TYPE: 'postgres', MB_DB_HOST: PG.host, MB_DB_PORT: String(PG.port), MB_DB_USER: PG.user, ...(PG.password ? { MB_DB_PASS: PG.password } : {}), MB_DB_DBNAME: appDb!.name, MB_DB_FILE: join(dir, 'quarry.db'), MB_LOAD_SAMPLE_CONTENT: 'false' };
-    const profile = process.env.MB_LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.MB_LOAD_CPU_PROF)}`, `--cpu-prof-name=quarry-${stack}-${Date.now()}.cpuprofile`] : [];
+    // One profile per thread (node's default names carry the pid and thread id), in a folder per stack.
+    const profile = process.env.MB_LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(process.env.MB_LOAD_CPU_PROF), stack)}`] : [];
     server = spawn(process.execPath, [...profile, join(ROOT, 'dist/main.js')], {
       env: { ...process.env, ...env, MB_JETTY_HOST: '127.0.0.1', MB_JETTY_PORT: String(port), QUARRY_LOG_LEVEL: 'error' },
       stdio: ['ignore', 'ignore', 'inherit'],
