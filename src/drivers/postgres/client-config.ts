@@ -1,7 +1,7 @@
 // How a pg client connects to a data source, from the database's details: shared by the server's own pool (metadata,
 // transactions) and the statement thread's (./worker-main.ts).
 
-import type pg from 'pg';
+import pg from 'pg';
 import type { ConnectionDetails } from '../driver.js';
 import { flag, num, str } from '../shared/details.js';
 import { postgresTypeParsers } from './values.js';
@@ -39,4 +39,16 @@ export function postgresClientConfig(details: ConnectionDetails, connectTimeoutM
     application_name: 'Quarry',
     types: postgresTypeParsers,
   };
+}
+
+/** pg_cancel_backend(pid) from a short-lived connection of its own (the statement's connection is busy). */
+export async function cancelBackend(config: pg.ClientConfig, pid: number): Promise<void> {
+  const canceller = new pg.Client({ ...config, types: undefined });
+  canceller.on('error', () => {});
+  try {
+    await canceller.connect();
+    await canceller.query('select pg_cancel_backend($1)', [pid]);
+  } finally {
+    await canceller.end().catch(() => {});
+  }
 }

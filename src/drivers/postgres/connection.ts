@@ -5,14 +5,14 @@
 // and write transactions use this file's own pool on the event loop (small results).
 
 import pg from 'pg';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
-import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream, WriteSession } from '../driver.js';
+import { attachEncoded, batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { connectionFailed } from '../shared/connect-errors.js';
 import { schemaFilter } from '../shared/schema-filters.js';
 import { postgresTypeParsers } from './values.js';
 import { OID_NAMES, postgresBaseType } from './types.js';
 import { introspectPostgres, listPostgresSchemas } from './introspect.js';
-import { postgresClientConfig } from './client-config.js';
+import { cancelBackend, postgresClientConfig } from './client-config.js';
 import { statementThread, ThreadConnectError } from './worker-client.js';
 import type { PoolConfig, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
@@ -74,17 +74,6 @@ export class PostgresConnection implements DriverConnection {
 
   async test(): Promise<void> {
     await this.query('select 1');
-  }
-
-  private async cancelBackend(pid: number): Promise<void> {
-    const canceller = new pg.Client({ ...this.clientConfig, types: undefined });
-    canceller.on('error', () => {});
-    try {
-      await canceller.connect();
-      await canceller.query('select pg_cancel_backend($1)', [pid]);
-    } finally {
-      await canceller.end().catch(() => {});
-    }
   }
 
   private async describeColumns(fields: Array<{ name: string; dataTypeID: number }>): Promise<ResultColumn[]> {
@@ -169,28 +158,7 @@ export class PostgresConnection implements DriverConnection {
       },
       release,
     );
-    let encoding = false;
-    stream.encoded = (plan: unknown): EncodedRows => {
-      let summary: unknown = null;
-      return {
-        next: async () => {
-          if (!more && encoding) {
-            await stream.close();
-            return null;
-          }
-          try {
-            const reply = await ask(encoding ? { type: 'next', id } : { type: 'encode', id, plan });
-            encoding = true;
-            if (!more) summary = reply.summary ?? null;
-            return { json: reply.json ?? '', count: reply.count ?? 0 };
-          } catch (error) {
-            await stream.close().catch(() => {});
-            throw error;
-          }
-        },
-        summary: () => summary,
-      };
-    };
+    attachEncoded(stream, () => more, (plan) => ask(plan === null ? { type: 'next', id } : { type: 'encode', id, plan }));
     return stream;
   }
 
@@ -198,7 +166,7 @@ export class PostgresConnection implements DriverConnection {
     const client = await this.checkout();
     const pid = (client as unknown as { processID: number }).processID;
     const cancellation = watchCancellation({ ...options, timeoutMs: options?.timeoutMs ?? this.options.queryTimeoutMs }, () => {
-      this.cancelBackend(pid).catch(() => {});
+      cancelBackend(this.clientConfig, pid).catch(() => {});
     });
     let broken = false;
     const session: WriteSession = {

@@ -14,7 +14,7 @@
 import { parentPort } from 'node:worker_threads';
 import pg from 'pg';
 import { RowProcessor, type RowPlan } from '../../query/results/row-processor.js';
-import { postgresClientConfig } from './client-config.js';
+import { cancelBackend, postgresClientConfig } from './client-config.js';
 import { postgresTypeParsers } from './values.js';
 import { PortalReader } from './portal.js';
 import { collectGarbage } from '../../util/release-memory.js';
@@ -96,17 +96,6 @@ function serialize(error: unknown, kind: WorkerError['kind']): WorkerError {
 
 function fail(id: number, poolId: number, error: unknown, kind: WorkerError['kind'] = 'statement'): void {
   send({ id, type: 'error', pool: poolId, figures: figures(poolId), error: serialize(error, kind) });
-}
-
-async function cancelBackend(config: pg.ClientConfig, pid: number): Promise<void> {
-  const canceller = new pg.Client({ ...config, types: undefined });
-  canceller.on('error', () => {});
-  try {
-    await canceller.connect();
-    await canceller.query('select pg_cancel_backend($1)', [pid]);
-  } finally {
-    await canceller.end().catch(() => {});
-  }
 }
 
 /** Ends the statement: drops its portal, puts the session's time zone back and returns (or discards) the connection. */

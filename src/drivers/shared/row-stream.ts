@@ -1,7 +1,7 @@
 // Builds the RowStream every engine returns from batches pulled out of a cursor (or the engine's equivalent), and
 // ties statement cancellation (AbortSignal, timeout) to the engine's own cancel call.
 
-import type { ExecuteOptions, ResultColumn, RowStream } from '../driver.js';
+import type { EncodedRows, ExecuteOptions, ResultColumn, RowStream } from '../driver.js';
 
 export class QueryCancelledError extends Error {
   constructor(readonly reason: 'cancelled' | 'timeout', timeoutMs?: number) {
@@ -125,4 +125,38 @@ export async function collectRows(stream: RowStream): Promise<unknown[][]> {
   const rows: unknown[][] = [];
   for await (const row of stream) rows.push(row);
   return rows;
+}
+
+/**
+ * Gives `stream` its `encoded(plan)` for a driver whose worker runs the row pass: `request(plan)` starts encoding,
+ * `request(null)` asks for the next chunk; `more()` tells whether the worker still holds rows. The stream is closed
+ * after the last chunk, or on a failure.
+ */
+export function attachEncoded(
+  stream: RowStream,
+  more: () => boolean,
+  request: (plan: unknown | null) => Promise<{ json?: string; count?: number; summary?: unknown }>,
+): void {
+  let encoding = false;
+  stream.encoded = (plan: unknown): EncodedRows => {
+    let summary: unknown = null;
+    return {
+      next: async () => {
+        if (!more() && encoding) {
+          await stream.close();
+          return null;
+        }
+        try {
+          const reply = await request(encoding ? null : plan);
+          encoding = true;
+          if (!more()) summary = reply.summary ?? null;
+          return { json: reply.json ?? '', count: reply.count ?? 0 };
+        } catch (error) {
+          await stream.close().catch(() => {});
+          throw error;
+        }
+      },
+      summary: () => summary,
+    };
+  };
 }

@@ -4,8 +4,8 @@
 
 import Database, { type SqliteHandle } from '../../util/better-sqlite3.js';
 import { existsSync } from 'node:fs';
-import type { ConnectionDetails, DbmsVersion, DriverConnection, EncodedRows, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
-import { batchedRowStream, watchCancellation } from '../shared/row-stream.js';
+import type { ConnectionDetails, DbmsVersion, DriverConnection, ExecuteOptions, Introspection, OpenOptions, PoolStats, ResultColumn, RowStream } from '../driver.js';
+import { attachEncoded, batchedRowStream, watchCancellation } from '../shared/row-stream.js';
 import { resolveDatabaseFile } from '../shared/files.js';
 import { ConnectionError } from '../shared/connect-errors.js';
 import { checkSqliteStatement, RefusedStatementError } from './guard.js';
@@ -133,28 +133,7 @@ export class SqliteConnection implements DriverConnection {
       },
       release,
     );
-    let encoding = false;
-    stream.encoded = (plan: unknown): EncodedRows => {
-      let summary: unknown = null;
-      return {
-        next: async () => {
-          if (!more && encoding) {
-            await stream.close();
-            return null;
-          }
-          try {
-            const reply = await ask(encoding ? { type: 'next' } : { type: 'encode', plan });
-            encoding = true;
-            if (!more) summary = reply.summary ?? null;
-            return { json: reply.json ?? '', count: reply.count ?? 0 };
-          } catch (error) {
-            await stream.close().catch(() => {});
-            throw error;
-          }
-        },
-        summary: () => summary,
-      };
-    };
+    attachEncoded(stream, () => more, (plan) => ask(plan === null ? { type: 'next' } : { type: 'encode', plan }));
     return stream;
   }
 
