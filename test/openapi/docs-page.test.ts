@@ -54,6 +54,8 @@ forEachAppDb('the API docs page', (server) => {
     assert.equal(await run.locator('.method').textContent(), 'POST');
     assert.equal(await run.locator('.auth').textContent(), 'signed in');
     await run.locator('summary').click();
+    // The page fills an operation on its 'toggle' event, which the browser fires as a task after the click.
+    await run.locator('h4', { hasText: 'Responses' }).waitFor();
     const text = (await run.textContent()) ?? '';
     assert.match(text, /card-idpathinteger \(≥ 1, ≤ 2147483647\)required/);
     assert.match(text, /ignore_cacheboolean \| null/);
