@@ -8,7 +8,7 @@ import { parseJson } from '../appdb/portable.js';
 import { collectionAccess } from '../permissions/collections.js';
 import { cardsByIds } from '../cards/store.js';
 import { cardColumnsJson } from '../cards/json.js';
-import { newMetadataMemo, queryMetadata } from '../query/query-metadata.js';
+import { newMetadataMemo, prefetchQueryMetadata, queryMetadata } from '../query/query-metadata.js';
 import { fieldJson } from '../databases/json.js';
 import { readableDashboard } from './dashboards.js';
 import { dashboardColumnsJson } from './json.js';
@@ -45,13 +45,15 @@ export async function dashboardQueryMetadata(ctx: AppContext, caller: Caller, id
   const fields: Obj[] = [];
   const seen = { databases: new Set<string>(), tables: new Set<string>(), fields: new Set<string>() };
   const queries = new Set<string>();
-  const memo = newMetadataMemo();
   for (const cardId of new Set([...shownIds, ...sourceCardIds])) {
     const card = cards.get(cardId);
-    if (!card || !access.canRead(card.collection_id)) continue;
-    if (queries.has(card.dataset_query)) continue;
-    queries.add(card.dataset_query);
-    const metadata = (await queryMetadata(ctx, caller, parseJson<Obj>(card.dataset_query, {}), memo)) as { databases: Obj[]; tables: Obj[]; fields: Obj[] };
+    if (card && access.canRead(card.collection_id)) queries.add(card.dataset_query);
+  }
+  const parsed = [...queries].map((q) => parseJson<Obj>(q, {}));
+  const memo = newMetadataMemo();
+  await prefetchQueryMetadata(ctx, caller, parsed, memo);
+  for (const query of parsed) {
+    const metadata = (await queryMetadata(ctx, caller, query, memo)) as { databases: Obj[]; tables: Obj[]; fields: Obj[] };
     addUnique(databases, seen.databases, metadata.databases);
     addUnique(tables, seen.tables, metadata.tables);
     addUnique(fields, seen.fields, metadata.fields);

@@ -22,6 +22,7 @@ import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { checkDatabaseVisible, dataAccess, visibleTablesOf } from './access.js';
 import { PERSIST_SETTING } from './persist-flag.js';
 import { enableDatabase, disableDatabase } from '../persistence/switch.js';
+import { forgetSampleDatabaseFacts } from '../sample/sample-database.js';
 
 export const CACHE_TTL_MESSAGE = 'The cache TTL database setting is only enabled if you have a premium token with the advanced-config feature.';
 
@@ -246,6 +247,7 @@ export async function deleteDatabase(ctx: AppContext, id: number): Promise<void>
   await closeConnection(ctx, id);
   // Tables, fields, values and dimensions go with it (ON DELETE CASCADE); the field → field FK column is nulled.
   await ctx.db.deleteFrom('metabase_database').where('id', '=', id).execute();
+  forgetSampleDatabaseFacts();
   await reloadSchedules(ctx);
 }
 

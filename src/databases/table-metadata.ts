@@ -90,22 +90,35 @@ export interface QueryMetadataOptions {
   includeHidden: boolean;
 }
 
-/** GET /api/table/:id/query_metadata: the table as the query builder needs it. */
+/** GET /api/table/:id/query_metadata: the table as the query builder needs it (404 when missing, 403 unless queryable). */
 export async function queryMetadata(ctx: AppContext, caller: Caller, id: number, options: QueryMetadataOptions) {
   const table = await tableOr404(ctx, id);
   const access = await checkTableVisible(ctx, caller, table);
-  const excluded = ['retired'];
-  if (!options.includeSensitive) excluded.push('sensitive');
-  if (!options.includeHidden) excluded.push('hidden');
-  const rows = await ctx.db
-    .selectFrom('metabase_field')
-    .selectAll()
-    .where('table_id', '=', id)
-    .where('active', '=', true)
-    .where('visibility_type', 'not in', excluded)
-    .execute();
-  const ordered = orderFields(rows, table.field_order);
-  const fields = (await hydrateFields(ctx, ordered, { target: true, dimensions: true, nameField: true, values: false })).map(withDimensionOptions);
+  return (await describeTables(ctx, caller, access, [table], options)).get(id)!;
+}
+
+/**
+ * The query_metadata of every table given that exists and the caller may query, keyed by id, in a fixed number of
+ * app-DB statements however many tables there are (a dashboard's cards read several through implicit joins).
+ */
+export async function tablesQueryMetadata(ctx: AppContext, caller: Caller, ids: number[], options: QueryMetadataOptions) {
+  if (!ids.length) return new Map<number, Record<string, unknown>>();
+  const access = await dataAccess(ctx, caller);
+  const rows = await ctx.db.selectFrom('metabase_table').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return describeTables(ctx, caller, access, visibleTablesOf(access, rows), options);
+}
+
+async function describeTables(ctx: AppContext, caller: Caller, access: DataAccess, tables: TableRow[], options: QueryMetadataOptions) {
+  const out = new Map<number, Record<string, unknown>>();
+  if (!tables.length) return out;
+  const tableIds = tables.map((t) => t.id);
+  const excluded = new Set(['retired']);
+  if (!options.includeSensitive) excluded.add('sensitive');
+  if (!options.includeHidden) excluded.add('hidden');
+  // Every active field, hidden ones too: foreign keys into a table may point at any of them.
+  const active = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', 'in', tableIds).where('active', '=', true).execute();
+  const shown = tables.flatMap((t) => orderFields(active.filter((f) => f.table_id === t.id && !excluded.has(f.visibility_type)), t.field_order));
+  const fields = (await hydrateFields(ctx, shown, { target: true, dimensions: true, nameField: true, values: false })).map(withDimensionOptions);
   // `target` carries its table, as the query builder follows FKs with it.
   const targetTableIds = fields.map((f) => (f.target as { table_id?: number } | null)?.table_id).filter((x): x is number => typeof x === 'number');
   const targetTables = targetTableIds.length ? await ctx.db.selectFrom('metabase_table').selectAll().where('id', 'in', [...new Set(targetTableIds)]).execute() : [];
@@ -118,26 +131,38 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, id: number,
     if (targetTable) target.table = targetTable;
     else f.target = null;
   }
-  const dbs = await databasesById(ctx, [table.db_id], caller, access);
-  return {
-    ...tableJson(table),
-    db: dbs.get(table.db_id) ?? null,
-    fields,
-    fks: await foreignKeysInto(ctx, id, access),
-    segments: (await segmentsOfTables(ctx, [id])).get(id) ?? [],
-    metrics: [],
-    dimension_options: DIMENSION_OPTIONS,
-  };
+  const dbs = await databasesById(ctx, tables.map((t) => t.db_id), caller, access);
+  const fks = await foreignKeysIntoTables(ctx, tables, active, access);
+  const segments = await segmentsOfTables(ctx, tableIds);
+  for (const table of tables) {
+    out.set(table.id, {
+      ...tableJson(table),
+      db: dbs.get(table.db_id) ?? null,
+      fields: fields.filter((f) => f.table_id === table.id),
+      fks: fks.get(table.id) ?? [],
+      segments: segments.get(table.id) ?? [],
+      metrics: [],
+      dimension_options: DIMENSION_OPTIONS,
+    });
+  }
+  return out;
 }
 
 /** GET /api/table/:id/fks: fields elsewhere (in tables the caller may query) that point at this table's fields. */
 export async function foreignKeysInto(ctx: AppContext, id: number, access: DataAccess) {
+  const table = await tableOr404(ctx, id);
   const own = await ctx.db.selectFrom('metabase_field').selectAll().where('table_id', '=', id).where('active', '=', true).execute();
-  if (!own.length) return [];
+  return (await foreignKeysIntoTables(ctx, [table], own, access)).get(id) ?? [];
+}
+
+/** The foreign keys into each table, by table id, given the tables' active fields. */
+async function foreignKeysIntoTables(ctx: AppContext, tables: TableRow[], ownFields: FieldRow[], access: DataAccess) {
+  const out = new Map<number, Array<Record<string, unknown>>>();
+  if (!ownFields.length) return out;
   const pointing = await ctx.db
     .selectFrom('metabase_field')
     .selectAll()
-    .where('fk_target_field_id', 'in', own.map((f) => f.id))
+    .where('fk_target_field_id', 'in', ownFields.map((f) => f.id))
     .where('active', '=', true)
     .where('semantic_type', '=', 'type/FK')
     .orderBy('id')
@@ -145,17 +170,23 @@ export async function foreignKeysInto(ctx: AppContext, id: number, access: DataA
   const originTables = pointing.length ? await ctx.db.selectFrom('metabase_table').select(['id', 'db_id', 'schema']).where('id', 'in', [...new Set(pointing.map((o) => o.table_id))]).execute() : [];
   const visible = new Set(visibleTablesOf(access, originTables).map((t) => t.id));
   const origins = pointing.filter((o) => visible.has(o.table_id));
-  if (!origins.length) return [];
+  if (!origins.length) return out;
   const originJson = await hydrateFields(ctx, origins, { table: true });
-  const byId = new Map(own.map((f) => [f.id, f]));
-  const destinationTable = await tableOr404(ctx, id);
-  return origins.map((o, i) => ({
-    origin_id: o.id,
-    origin: originJson[i],
-    destination_id: o.fk_target_field_id,
-    destination: { ...fieldJson(byId.get(o.fk_target_field_id!)!), table: tableJson(destinationTable) },
-    relationship: 'Mt1',
-  }));
+  const fieldsById = new Map(ownFields.map((f) => [f.id, f]));
+  const tablesById = new Map(tables.map((t) => [t.id, t]));
+  origins.forEach((o, i) => {
+    const destination = fieldsById.get(o.fk_target_field_id!)!;
+    const list = out.get(destination.table_id) ?? [];
+    list.push({
+      origin_id: o.id,
+      origin: originJson[i],
+      destination_id: o.fk_target_field_id,
+      destination: { ...fieldJson(destination), table: tableJson(tablesById.get(destination.table_id)!) },
+      relationship: 'Mt1',
+    });
+    out.set(destination.table_id, list);
+  });
+  return out;
 }
 
 /** PUT /api/table/:id/fields/order: the field ids in their new order (all active fields of the table). */

@@ -79,3 +79,30 @@ export function onLocalChange(fn: () => void): void {
 export function localChangeDone(): void {
   for (const fn of localChangeListeners) fn();
 }
+
+/**
+ * One ShortCache per app context (a process may run several servers, as the tests do), and a way to clear them all
+ * from code that has no context at hand (the caller cache's invalidation, a local change).
+ */
+export class PerContextCache<V> {
+  private readonly caches = new WeakMap<object, ShortCache<V>>();
+  private readonly live = new Set<ShortCache<V>>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  of(ctx: { onClose: Array<() => Promise<void> | void> }): ShortCache<V> {
+    let cache = this.caches.get(ctx);
+    if (!cache) {
+      const created = new ShortCache<V>(this.ttlMs);
+      this.caches.set(ctx, created);
+      this.live.add(created);
+      ctx.onClose.push(() => void this.live.delete(created));
+      cache = created;
+    }
+    return cache;
+  }
+
+  clearAll(): void {
+    for (const cache of this.live) cache.clear();
+  }
+}

@@ -4,7 +4,7 @@
 
 import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
-import { queryMetadata as tableQueryMetadata } from '../databases/table-metadata.js';
+import { queryMetadata as tableQueryMetadata, tablesQueryMetadata } from '../databases/table-metadata.js';
 import { virtualTableMetadata } from '../databases/saved-questions.js';
 import { databaseJson, fieldJson } from '../databases/json.js';
 import { normalizeQuery } from './mbql/normalize.js';
@@ -99,6 +99,23 @@ async function fkTargetTables(ctx: AppContext, memo: MetadataMemo, fieldIds: Set
   return tables.filter((t): t is number => t !== null);
 }
 
+const DESCRIBED = { includeSensitive: false, includeHidden: false };
+
+/**
+ * Looks up, all at once, the tables that several queries read (their source tables, joins and implicit joins), so
+ * that describing each query afterwards with the same memo costs no more statements for tables.
+ */
+export async function prefetchQueryMetadata(ctx: AppContext, caller: Caller, queries: Obj[], memo: MetadataMemo): Promise<void> {
+  const refs = queries.map(references);
+  const fieldIds = new Set(refs.flatMap((r) => [...r.fieldIds]));
+  const viaKeys = fieldIds.size ? await fkTargetTables(ctx, memo, fieldIds) : [];
+  const tableIds = [...new Set([...refs.flatMap((r) => [...r.tableIds]), ...viaKeys])].filter((id) => !memo.tables.has(id));
+  if (!tableIds.length) return;
+  // Tables missing or out of the caller's reach are simply not described, as one at a time.
+  const described = tablesQueryMetadata(ctx, caller, tableIds, DESCRIBED).catch(() => new Map<number, Obj>());
+  for (const id of tableIds) memo.tables.set(id, described.then((tables) => tables.get(id) ?? null));
+}
+
 export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj, memo: MetadataMemo = newMetadataMemo()) {
   const refs = references(query);
   if (refs.fieldIds.size) {
@@ -111,7 +128,7 @@ export async function queryMetadata(ctx: AppContext, caller: Caller, query: Obj,
     let table = described.get(tableId);
     if (!table) {
       // a table that no longer exists is simply not described
-      table = tableQueryMetadata(ctx, caller, tableId, { includeSensitive: false, includeHidden: false }).catch(() => null);
+      table = tableQueryMetadata(ctx, caller, tableId, DESCRIBED).catch(() => null);
       described.set(tableId, table);
     }
     const json = await table;

@@ -20,6 +20,8 @@ import { grantNewDatabasePermissions } from '../permissions/data-store.js';
 import { writeSqliteSample } from './load.js';
 import { generateSample, SAMPLE_SEED } from './generate.js';
 import { releaseMemory } from '../util/release-memory.js';
+import { CALLER_TTL_MS } from '../http/auth.js';
+import { PerContextCache } from '../http/short-cache.js';
 import { SAMPLE_CAVEATS, SAMPLE_DESCRIPTION, SAMPLE_POINTS_OF_INTEREST, applySampleMetadata } from './metadata.js';
 import { seedSampleIds } from './ids.js';
 
@@ -32,8 +34,17 @@ defineSetting({
   visibility: 'authenticated',
   description: 'Whether this instance has a Sample Database database',
   readOnly: true,
-  getter: async (ctx) => Boolean(await findSampleDatabase(ctx)),
+  // Every GET /api/session/properties reads it: kept as long as a caller is, cleared when this instance adds the
+  // sample or deletes a database (another instance's change shows within that second).
+  getter: (ctx) => sampleFacts.of(ctx).get('exists', async () => Boolean(await findSampleDatabase(ctx))),
 });
+
+const sampleFacts = new PerContextCache<boolean>(CALLER_TTL_MS);
+
+/** Whether a Sample Database exists may have changed (a database was added or deleted on this instance). */
+export function forgetSampleDatabaseFacts(): void {
+  sampleFacts.clearAll();
+}
 
 export function sampleFilePath(ctx: AppContext): string {
   return join(ctx.config.dataDir, SAMPLE_FILE_NAME);
@@ -121,6 +132,7 @@ async function registerSample(ctx: AppContext): Promise<{ id: number; created: b
     return { id, created: true, repointed: false };
   });
   if (result.repointed) await closeConnection(ctx, result.id);
+  if (result.created) forgetSampleDatabaseFacts();
   return { id: result.id, created: result.created };
 }
 

@@ -7,6 +7,8 @@ import { passwordComplexityDescription } from '../users/password-policy.js';
 import { engineDescriptors } from '../drivers/engines.js';
 import { AVAILABLE_LOCALES, availableLocale } from '../util/locales.js';
 import { hasUserSetup } from '../users/setup-state.js';
+import { CALLER_TTL_MS, onCallerChange } from '../http/auth.js';
+import { PerContextCache } from '../http/short-cache.js';
 import { ensureEmbeddingSecret } from '../embed/settings.js';
 import { HOST_POLICIES, type HostPolicy } from '../util/outbound.js';
 import '../cache/settings.js';
@@ -65,11 +67,15 @@ defineSetting({ key: 'is-hosted?', type: 'boolean', visibility: 'public', descri
 defineSetting({ key: 'snowplow-enabled', type: 'boolean', visibility: 'public', description: 'Boolean indicating whether analytics events are being sent to Snowplow.', getter: () => false });
 defineSetting({ key: 'anon-tracking-enabled', type: 'boolean', visibility: 'public', default: true, description: 'Enable the collection of anonymous usage data in order to help Metabase improve.' });
 defineSetting({ key: 'check-for-updates', type: 'boolean', visibility: 'admin', default: true, description: 'Identify when new versions of Metabase are available.' });
+const activeUserCounts = new PerContextCache<number>(CALLER_TTL_MS);
+onCallerChange(() => activeUserCounts.clearAll());
 defineSetting({ key: 'active-users-count', type: 'integer', visibility: 'admin', description: 'Number of active users (excluding internal and API-key users).',
-  getter: async (ctx) => {
-    const row = await ctx.db.selectFrom('core_user').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', true).where('type', '=', 'personal').executeTakeFirst();
-    return Number(row?.n ?? 0);
-  },
+  // Every admin's GET /api/session/properties reads it: kept as long as a caller is, cleared by any change to users.
+  getter: (ctx) =>
+    activeUserCounts.of(ctx).get('n', async () => {
+      const row = await ctx.db.selectFrom('core_user').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', true).where('type', '=', 'personal').executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }),
 });
 
 // ----- setup --------------------------------------------------------------------------------------------

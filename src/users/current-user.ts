@@ -9,29 +9,14 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../http/caller.js';
 import { notFound } from '../http/errors.js';
 import { CALLER_TTL_MS, onCallerChange } from '../http/auth.js';
-import { onLocalChange, ShortCache } from '../http/short-cache.js';
+import { onLocalChange, PerContextCache } from '../http/short-cache.js';
 import { nowIso } from '../appdb/portable.js';
 import { fullUserJson } from './user-json.js';
 import { currentUserExtras } from './current-user-extras.js';
 
-const caches = new WeakMap<AppContext, ShortCache<Record<string, unknown>>>();
-const all = new Set<ShortCache<Record<string, unknown>>>();
-const clearAll = () => {
-  for (const cache of all) cache.clear();
-};
-onCallerChange(clearAll);
-onLocalChange(clearAll);
-
-function cacheOf(ctx: AppContext): ShortCache<Record<string, unknown>> {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new ShortCache(CALLER_TTL_MS);
-    caches.set(ctx, cache);
-    all.add(cache);
-    ctx.onClose.push(async () => void all.delete(cache!));
-  }
-  return cache;
-}
+const caches = new PerContextCache<Record<string, unknown>>(CALLER_TTL_MS);
+onCallerChange(() => caches.clearAll());
+onLocalChange(() => caches.clearAll());
 
 async function loadCurrentUser(ctx: AppContext, caller: Caller): Promise<Record<string, unknown>> {
   // One query for the row and its derived facts.
@@ -65,5 +50,5 @@ async function loadCurrentUser(ctx: AppContext, caller: Caller): Promise<Record<
 
 export function currentUser(ctx: AppContext, caller: Caller): Promise<Record<string, unknown>> {
   // Keyed by user: the caller's groups and superuser flag are the user's, and both caches are cleared together.
-  return cacheOf(ctx).get(String(caller.user.id), () => loadCurrentUser(ctx, caller));
+  return caches.of(ctx).get(String(caller.user.id), () => loadCurrentUser(ctx, caller));
 }

@@ -358,6 +358,7 @@ forEachAppDb('/api/database', (server) => {
     const restored = await admin.post('/api/database/sample_database');
     assert.equal(restored.status, 200);
     assert.equal(restored.body.initial_sync_status, 'complete');
+    assert.equal((await user.get('/api/session/properties')).body['has-sample-database?'], true);
     sample = { id: restored.body.id, metadata: (await admin.get(`/api/database/${restored.body.id}/metadata`)).body };
     assert.equal(fieldOf(sample.metadata, 'PRODUCTS', 'CATEGORY').semantic_type, 'type/Category');
     // The seed's metadata: descriptions, and no currency types on the money columns.

@@ -1,6 +1,6 @@
-// The hot request path: the caller and GET /api/user/current are cached per instance for a second, so a page load's
-// burst of calls costs at most one set of app-DB queries — and the caches never show a change made on this instance
-// late, nor one made on another instance more than a second late.
+// The hot request path: the caller, GET /api/user/current and the derived facts of GET /api/session/properties are
+// cached per instance for a second, so a page load's burst of calls costs at most one set of app-DB queries — and
+// the caches never show a change made on this instance late, nor one made on another instance more than a second late.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +75,24 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     assert.equal((await client.get('/api/user/current')).status, 200, 'other sessions live on');
     await admin.delete(`/api/user/${user.id}`);
     assert.equal((await client.get('/api/user/current')).status, 401, 'deactivation ends every session at once');
+  });
+
+  test('GET /api/session/properties: repeated calls run no app-DB query, yet a change to users or databases here shows at once', async () => {
+    const props = () => admin.get('/api/session/properties');
+    const before = (await props()).body;
+    assert.equal(await countQueries(server(), async () => void (await props())), 0, 'answered from the caches');
+
+    const { user } = await createUserClient(server(), admin);
+    assert.equal((await props()).body['active-users-count'], before['active-users-count'] + 1);
+    assert.equal((await admin.delete(`/api/user/${user.id}`)).status, 200);
+    assert.equal((await props()).body['active-users-count'], before['active-users-count']);
+
+    assert.equal(before['has-sample-database?'], false);
+    const sample = await admin.post('/api/database/sample_database');
+    assert.equal(sample.status, 200);
+    assert.equal((await props()).body['has-sample-database?'], true);
+    assert.equal((await admin.delete(`/api/database/${sample.body.id}`)).status, 204);
+    assert.equal((await props()).body['has-sample-database?'], false);
   });
 
   test('a write on another instance (another process) is seen here within a second', async () => {
