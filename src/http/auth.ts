@@ -26,6 +26,17 @@ export function invalidateCallerCache(): void {
   for (const fn of dependents) fn();
 }
 
+const rowListeners: Array<(userId: number) => void> = [];
+
+/** Runs `fn` when a user's own row changes in a way that leaves who they are alone (a login, a dismissed modal). */
+export function onUserRowChange(fn: (userId: number) => void): void {
+  rowListeners.push(fn);
+}
+
+export function userRowChanged(userId: number): void {
+  for (const fn of rowListeners) fn(userId);
+}
+
 /** A logout: only that session's caller goes (the user, their groups and other sessions are unchanged). */
 export function forgetSessionCaller(token: string): void {
   cache.delete(`s:${token}`);

@@ -105,4 +105,9 @@ export class PerContextCache<V> {
   clearAll(): void {
     for (const cache of this.live) cache.clear();
   }
+
+  /** Drops one key from every context's cache. */
+  deleteAll(key: string): void {
+    for (const cache of this.live) cache.delete(key);
+  }
 }

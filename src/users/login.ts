@@ -9,7 +9,7 @@ import { forgetVerified, recentlyVerified, rememberVerified } from './password-c
 import { createSession, deleteSession, deleteUserSessions, hashToken } from './sessions.js';
 import { checkThrottle, recordAttempt, LOGIN_BY_IP, LOGIN_BY_USERNAME, FORGOT_BY_EMAIL, FORGOT_BY_IP, RESET_BY_IP } from './throttle.js';
 import { findUserByEmail, findUser, assertValidPassword } from './users.js';
-import { forgetSessionCaller, invalidateCallerCache } from '../http/auth.js';
+import { forgetSessionCaller, invalidateCallerCache, userRowChanged } from '../http/auth.js';
 import { MAX_INT } from '../http/schema.js';
 import { fitText } from '../util/fit.js';
 
@@ -35,6 +35,7 @@ async function recordLogin(ctx: AppContext, userId: number, token: string, clien
     device_description: fit(client.userAgent, 1000),
     ip_address: fit(client.ip, 128),
   });
+  userRowChanged(userId);
 }
 
 async function checkLoginPassword(ctx: AppContext, user: { id: number; password: string | null; password_salt: string | null }, password: string): Promise<boolean> {

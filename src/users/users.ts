@@ -24,7 +24,7 @@ import { forgetVerified } from './password-cache.js';
 import { isTooLongPassword, isValidPassword, PASSWORD_MESSAGE, PASSWORD_TOO_LONG } from './password-policy.js';
 import { createSession, deleteUserSessions } from './sessions.js';
 import { fullUserJson, limitedUserJson, defaultUserJson, type UserRow } from './user-json.js';
-import { invalidateCallerCache } from '../http/auth.js';
+import { invalidateCallerCache, userRowChanged } from '../http/auth.js';
 
 export const INTERNAL_USER_ID = 13371337;
 
@@ -365,5 +365,6 @@ export async function setModalSeen(ctx: AppContext, caller: Caller, id: number, 
   await requireUser(ctx, id);
   const column = modal === 'qbnewb' ? 'is_qbnewb' : 'is_datasetnewb';
   await ctx.db.updateTable('core_user').set({ [column]: false }).where('id', '=', id).execute();
+  userRowChanged(id);
   return { success: true };
 }

@@ -39,6 +39,17 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     assert.equal(burst, single, 'twenty concurrent misses cost what one does');
   });
 
+  test("another user's write (a card) keeps this user's own row cached: only the facts other modules add are read again", async () => {
+    const { client } = await createUserClient(server(), admin);
+    await sleep(1100);
+    const cold = await countQueries(server(), () => client.get('/api/user/current'));
+    const card = await createCard(admin, await registerDatabase(server()));
+    const afterWrite = await countQueries(server(), () => client.get('/api/user/current'));
+    assert.ok(afterWrite > 0 && afterWrite < cold, `after a card write: ${afterWrite} statements, cold: ${cold}`);
+    assert.equal((await client.get('/api/user/current')).status, 200);
+    await admin.delete(`/api/card/${card.id}`);
+  });
+
   test("another user's logout keeps this caller cached (it ends only that session)", async () => {
     const { client } = await createUserClient(server(), admin);
     const { client: other } = await createUserClient(server(), admin);
@@ -66,10 +77,17 @@ forEachAppDb('hot path: caller and current-user caches', (server) => {
     await createCard(admin, await registerDatabase(server()), { type: 'model' });
     assert.equal((await admin.get('/api/user/current')).body.has_model, true);
 
+    // The user's own row: a dismissed modal and a login show at once.
+    assert.equal((await client.get('/api/user/current')).body.is_qbnewb, true);
+    assert.equal((await client.put(`/api/user/${user.id}/modal/qbnewb`)).status, 200);
+    assert.equal((await client.get('/api/user/current')).body.is_qbnewb, false);
+    const lastLogin = (await client.get('/api/user/current')).body.last_login;
+
     // Logging out ends the session at once; logging in again is seen at once too.
     const login = await server().anon.post('/api/session', { username: user.email, password });
     const second = server().anon.withSession(login.body.id);
     assert.equal((await second.get('/api/user/current')).status, 200);
+    assert.ok((await client.get('/api/user/current')).body.last_login > lastLogin, 'the login is in last_login');
     assert.equal((await second.delete('/api/session')).status, 204);
     assert.equal((await second.get('/api/user/current')).status, 401);
     assert.equal((await client.get('/api/user/current')).status, 200, 'other sessions live on');
