@@ -8,6 +8,7 @@ import { driverFor } from '../../src/drivers/registry.js';
 import type { Driver, DriverConnection } from '../../src/drivers/driver.js';
 import { collectRows, QueryCancelledError } from '../../src/drivers/shared/row-stream.js';
 import { ENGINES, loadSamplesEverywhere, type Engine, type LoadedSamples } from './helpers.js';
+import { POSTGRES_BATCH_ROWS } from '../../src/drivers/postgres/connection.js';
 
 let samples: LoadedSamples;
 const open = {} as Record<Engine, { driver: Driver; connection: DriverConnection }>;
@@ -227,22 +228,23 @@ describe('postgres', () => {
     const series = (n: number) => single.execute('select g from generate_series(1, $1::int) g', [n]);
     try {
       // exactly one batch, exactly two, and one more row: every row once, in order
-      for (const n of [0, 1, 499, 500, 501, 1000, 1001, 2345]) {
+      const B = POSTGRES_BATCH_ROWS;
+      for (const n of [0, 1, B - 1, B, B + 1, 2 * B, 2 * B + 1, 2 * B + 345]) {
         const rows = await collectRows(await series(n));
         assert.equal(rows.length, n, `${n} rows`);
         assert.ok(rows.every((r, i) => r[0] === i + 1), `${n} rows in order`);
       }
       // stopping early, in the first batch and in a later one, leaves the one connection usable at once
-      for (const stopAt of [1, 700]) {
-        const stream = await series(5000);
+      for (const stopAt of [1, B + 200]) {
+        const stream = await series(3 * B);
         let seen = 0;
         for await (const _row of stream) if (++seen === stopAt) break;
         assert.deepEqual(await collectRows(await single.execute('select 1', [])), [[1]], `after a stop at ${stopAt}`);
       }
-      const closedUnread = await series(5000);
+      const closedUnread = await series(3 * B);
       await closedUnread.close();
       // a failure in a later batch, after rows were read
-      const failing = await single.execute('select 1 / (700 - g) as x from generate_series(1, 1000) g', []);
+      const failing = await single.execute('select 1 / ($1::int - g) as x from generate_series(1, $2::int) g', [B + 200, 2 * B]);
       let read = 0;
       await assert.rejects(
         (async () => {
@@ -250,7 +252,7 @@ describe('postgres', () => {
         })(),
         /division by zero/,
       );
-      assert.equal(read, 500, 'the first batch arrived before the failure');
+      assert.equal(read, B, 'the first batch arrived before the failure');
       // a value pg can't bind is refused before anything is sent
       const circular: Record<string, unknown> = {};
       circular.self = circular;

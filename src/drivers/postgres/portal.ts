@@ -125,8 +125,15 @@ export class PortalReader implements pg.Submittable {
 
   private fetch(): void {
     this.state = 'reading';
-    this.connection!.execute({ portal: '', rows: this.batch });
-    this.connection!.flush();
+    const con = this.connection!;
+    // One write for both messages, as in submit().
+    con.stream.cork?.();
+    try {
+      con.execute({ portal: '', rows: this.batch });
+      con.flush();
+    } finally {
+      con.stream.uncork?.();
+    }
   }
 
   private sync(): void {
