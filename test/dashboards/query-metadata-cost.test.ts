@@ -47,4 +47,38 @@ forEachAppDb('dashboard query_metadata cost', (server) => {
     assert.deepEqual(body.databases.map((d: any) => d.id), [sample.id]);
     assert.deepEqual(body.tables.map((t: any) => t.id).sort(), [sample.table('ORDERS'), sample.table('PRODUCTS')].sort());
   });
+
+  test('the tables of all the cards are described together: four tables cost about what one does', async () => {
+    const cardOn = async (table: string) => {
+      const query = { database: sample.id, type: 'query', query: { 'source-table': sample.table(table), aggregation: [['count']] } };
+      const r = await admin.post('/api/card', { name: uniqueName('Q'), display: 'scalar', visualization_settings: {}, dataset_query: query });
+      assert.equal(r.status, 200, r.text);
+      return r.body.id as number;
+    };
+    const dashboardOfTables = async (tables: string[]) => {
+      const ids = [];
+      for (const table of tables) ids.push(await cardOn(table));
+      const dash = await createDashboard(admin);
+      await putLayout(admin, dash.id, ids.map((id, i) => newDashcard(-1 - i, id)));
+      return dash.id;
+    };
+    const one = await dashboardOfTables(['ORDERS']);
+    const four = await dashboardOfTables(['ORDERS', 'PEOPLE', 'PRODUCTS', 'REVIEWS']);
+    await admin.get(`/api/dashboard/${one}/query_metadata`); // warms the caller cache
+    const oneCost = await countQueries(server(), () => admin.get(`/api/dashboard/${one}/query_metadata`));
+    let body: any;
+    await admin.get(`/api/dashboard/${four}/query_metadata`);
+    const fourCost = await countQueries(server(), async () => {
+      body = (await admin.get(`/api/dashboard/${four}/query_metadata`)).body;
+    });
+    // (+2: the caller's one-second cache; described one table at a time, each more table cost about ten statements.)
+    assert.ok(fourCost <= oneCost + 2, `4 tables: ${fourCost} app-DB statements, 1 table: ${oneCost}`);
+    assert.equal(body.tables.length, 4);
+    for (const table of body.tables) {
+      assert.ok(table.fields.length > 0, `${table.name}: its fields`);
+      assert.ok(table.fields.every((f: any) => f.table_id === table.id), `${table.name}: only its own fields`);
+    }
+    const people = body.tables.find((t: any) => t.id === sample.table('PEOPLE'));
+    assert.ok(people.fks.some((fk: any) => fk.origin.table_id === sample.table('ORDERS')), 'ORDERS.USER_ID points at PEOPLE');
+  });
 });
